@@ -1,0 +1,7 @@
+"""Allow ``python -m deckforge``."""
+
+import sys
+
+from deckforge.cli import main
+
+sys.exit(main())

@@ -1,0 +1,85 @@
+"""Problems found in sources, as values that carry where they were found.
+
+Every stage reports what is wrong as :class:`Problem` values; the pipeline
+collects all of them and stops once, raising :class:`BuildFailed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """A place in a source file: 1-based line and column, and the data path there."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+    path: str = ""
+
+    def at(self, path: str) -> SourceRef:
+        """The same place, described by another data path."""
+        return SourceRef(self.file, self.line, self.column, path)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, with its place and severity."""
+
+    ref: SourceRef
+    message: str
+    severity: str = ERROR
+
+    def format(self) -> str:
+        """``file:line:column: data.path: message`` (warnings say so)."""
+        where = self.ref.file
+        if self.ref.line:
+            where += f":{self.ref.line}:{self.ref.column}"
+        head = f"{where}: "
+        if self.ref.path:
+            head += f"{self.ref.path}: "
+        kind = "warning: " if self.severity == WARNING else ""
+        return f"{head}{kind}{self.message}"
+
+    def sort_key(self) -> tuple:
+        return (self.ref.file, self.ref.line, self.ref.column, self.message)
+
+
+class DeckforgeError(Exception):
+    """Base of every error deckforge reports to its user."""
+
+
+class BuildFailed(DeckforgeError):
+    """Raised once, after every problem of a stage has been collected."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = sorted(problems, key=Problem.sort_key)
+        super().__init__("\n".join(p.format() for p in self.problems))
+
+
+class UsageError(DeckforgeError):
+    """The command line asks for something that does not exist."""
+
+
+def display_path(path: Path, root: Path | None = None) -> str:
+    """A path as the user should read it: relative to ``root`` (or the cwd) when inside it."""
+    path = Path(path)
+    for base in (root, Path.cwd()):
+        if base is None:
+            continue
+        try:
+            return path.resolve().relative_to(Path(base).resolve()).as_posix()
+        except ValueError:
+            continue
+    return path.as_posix()
+
+
+def errors_only(problems: Iterable[Problem], strict: bool = False) -> list[Problem]:
+    """The problems that stop a build: errors, and warnings too when ``strict``."""
+    return [p for p in problems if p.severity == ERROR or strict]

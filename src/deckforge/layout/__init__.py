@@ -1,0 +1,1 @@
+"""Layout: cards, documents and sheets as positioned drawing operations."""

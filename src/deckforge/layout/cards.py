@@ -1,0 +1,269 @@
+"""Card templates: each kind of card as drawing operations on its trim box.
+
+Every template works in points with (0, 0) at the trim's lower-left corner;
+backgrounds reach ``bleed`` past the trim, text stays inside the safe area.
+Text that cannot fit raises FitError, which :func:`lay_out_deck` turns into a
+problem at the text's source line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deckforge.errors import Problem
+from deckforge.layout import shapes
+from deckforge.layout.ops import (
+    RGB,
+    WHITE,
+    Card,
+    Circle,
+    Face,
+    Line,
+    Rect,
+    Text,
+    hex_colour,
+    mix,
+)
+from deckforge.model import (
+    BlankCard,
+    Deck,
+    Edition,
+    MessCard,
+    NumberCard,
+    PlaceCard,
+    WhichWayCard,
+)
+from deckforge.model import Text as SourceText
+from deckforge.text import fonts
+from deckforge.text.fit import FitError, TextStyle, fit
+from deckforge.text.script import number
+from deckforge.units import INCH, mm
+
+#: Bleed drawn around every card: 1/8 in, the common print-shop requirement.
+BLEED = INCH / 8
+#: Safe area inset from the trim: text and key art stay inside it.
+SAFE = INCH / 8
+#: Smallest type on a card (print shops: text ≥ 7 pt).
+MIN_TYPE = 7.0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Geometry and palette shared by a deck's templates."""
+
+    w: float
+    h: float
+    locale: str
+    ink: RGB
+    paper: RGB
+    accent: RGB
+    accent_dark: RGB
+    title: str
+
+    @property
+    def safe(self) -> tuple[float, float, float, float]:
+        return SAFE, SAFE, self.w - 2 * SAFE, self.h - 2 * SAFE
+
+    def background(self, colour: RGB) -> Rect:
+        return Rect(-BLEED, -BLEED, self.w + 2 * BLEED, self.h + 2 * BLEED, fill=colour)
+
+    def text(self, value: str, x: float, top: float, w: float, h: float, style: TextStyle,
+             colour: RGB | None = None) -> Text:
+        return Text(x, top, w, fit(value, w, h, style, self.locale), colour or self.ink)
+
+
+def _readable_on(colour: RGB) -> RGB:
+    r, g, b = colour
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return (0.08, 0.08, 0.1) if luminance > 0.45 else WHITE
+
+
+def _picture_area(frame: Frame, cx: float, cy: float, side: float, tint: RGB) -> list:
+    """The square the card's picture goes in (art is drawn by the picture stage)."""
+    return [
+        Circle(cx, cy, side / 2, fill=mix(tint, WHITE, 0.55)),
+        Circle(cx, cy, side / 2, stroke=mix(tint, frame.ink, 0.2), line_width=1.2),
+    ]
+
+
+def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
+    colour = hex_colour(card.category.colour)
+    x, y, w, h = frame.safe
+    band = frame.h * 0.2
+    ops: list = [
+        frame.background(mix(colour, WHITE, 0.82)),
+        Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=colour),
+    ]
+    on_band = _readable_on(colour)
+    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 2, w, 16,
+                          TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"), on_band))
+    ops.append(frame.text(card.category.name.value, x, frame.h - SAFE - 20, w, 16,
+                          TextStyle(9, MIN_TYPE, align="centre"), on_band))
+    side = min(w * 0.62, frame.h * 0.34)
+    cy = frame.h - band - 10 - side / 2
+    ops.extend(_picture_area(frame, frame.w / 2, cy, side, colour))
+    name_top = cy - side / 2 - 8
+    ops.append(frame.text(card.name.value, x + 2, name_top, w - 4, name_top - y,
+                          TextStyle(20, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre")))
+    return Face(tuple(ops))
+
+
+def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
+    x, y, w, h = frame.safe
+    ops: list = [
+        frame.background(WHITE),
+        Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=1.5, radius=6),
+    ]
+    side = w * 0.86
+    cy = frame.h - SAFE - 6 - side / 2
+    ops.extend(_picture_area(frame, frame.w / 2, cy, side, mix(frame.accent, WHITE, 0.6)))
+    top = cy - side / 2 - 6
+    ops.append(frame.text(card.name.value, x + 2, top, w - 4, top - y - 2,
+                          TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3,
+                                    align="centre")))
+    return Face(tuple(ops))
+
+
+def which_way_face(frame: Frame, card: WhichWayCard, deck_label: str) -> Face:
+    x, y, w, h = frame.safe
+    ops: list = [frame.background(frame.paper),
+                 Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=2, radius=8)]
+    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 4, w, 16,
+                          TextStyle(10, MIN_TYPE, fonts.BOLD, align="centre"), frame.accent_dark))
+    arrow_w, arrow_h = w * 0.8, frame.h * 0.28
+    ops.append(shapes.arrow(frame.w / 2 - arrow_w / 2, frame.h * 0.5, arrow_w, arrow_h,
+                            card.direction, frame.accent))
+    ops.append(frame.text(card.label.value, x, frame.h * 0.46, w, 60,
+                          TextStyle(30, 12, fonts.BOLD, leading=1.05, max_lines=2,
+                                    align="centre")))
+    ops.append(frame.text(card.players_label.value, x, y + 26, w, 24,
+                          TextStyle(14, MIN_TYPE, fonts.BOLD, align="centre"),
+                          frame.accent_dark))
+    return Face(tuple(ops))
+
+
+def number_face(frame: Frame, card: NumberCard, deck_label: str) -> Face:
+    x, y, w, h = frame.safe
+    digits = number(card.number, frame.locale)
+    if card.colour is None:
+        fill, ink = frame.paper, frame.ink
+        ops: list = [frame.background(fill),
+                     Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.ink, line_width=2, radius=8),
+                     Circle(frame.w / 2, frame.h / 2, w * 0.42, fill=frame.accent)]
+        ops.append(frame.text(digits, x, frame.h / 2 + 40, w, 80,
+                              TextStyle(72, 24, fonts.BOLD, align="centre"), WHITE))
+        ops.append(frame.text(card.label.value.upper(), x, frame.h - SAFE - 4, w, 18,
+                              TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre")))
+        return Face(tuple(ops))
+    colour = hex_colour(card.colour.hex)
+    ink = _readable_on(colour)
+    ops = [frame.background(colour),
+           Rect(x, y, w, h, fill=mix(colour, WHITE, 0.85), radius=10)]
+    ops.append(frame.text(digits, x, frame.h / 2 + 46, w, 92,
+                          TextStyle(80, 24, fonts.BOLD, align="centre"), mix(colour, frame.ink, 0.55)))
+    corner = 16
+    for cx, cy in ((x + 14, frame.h - SAFE - 14), (frame.w - SAFE - 14, y + 14)):
+        ops.append(shapes.symbol(card.colour.symbol, cx, cy, corner, fill=colour,
+                                 stroke=frame.ink, line_width=0.8))
+    ops.append(shapes.symbol(card.colour.symbol, frame.w / 2, y + 52, 26, fill=colour,
+                             stroke=frame.ink, line_width=1))
+    ops.append(frame.text(card.colour.name.value, x, y + 34, w, 20,
+                          TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"), frame.ink))
+    del ink
+    return Face(tuple(ops))
+
+
+def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
+    x, y, w, h = frame.safe
+    neutral = mix(frame.ink, WHITE, 0.35)
+    band = frame.h * 0.2
+    ops: list = [
+        frame.background(mix(neutral, WHITE, 0.85)),
+        Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=neutral),
+    ]
+    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 2, w, 16,
+                          TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"), WHITE))
+    side = min(w * 0.62, frame.h * 0.34)
+    cy = frame.h - band - 10 - side / 2
+    ops.append(Circle(frame.w / 2, cy, side / 2, fill=WHITE, stroke=neutral, line_width=1))
+    top = cy - side / 2 - 6
+    ops.append(frame.text(card.prompt.value, x, top, w, 22,
+                          TextStyle(10, MIN_TYPE, align="centre"), neutral))
+    gap = 22.0
+    first = top - 22 - gap
+    for i in range(card.lines):
+        ly = first - i * gap
+        if ly < y + 4:
+            break
+        ops.append(Line(x + 6, ly, frame.w - SAFE - 6, ly, stroke=neutral, line_width=0.7))
+    return Face(tuple(ops))
+
+
+def back(frame: Frame, deck: Deck, label: str, key: str, colour: RGB) -> Face:
+    x, y, w, h = frame.safe
+    ink = _readable_on(colour)
+    ops: list = [frame.background(colour),
+                 Rect(x, y, w, h, stroke=ink, line_width=1.5, radius=10),
+                 Rect(x + 5, y + 5, w - 10, h - 10, stroke=mix(colour, ink, 0.4), line_width=0.6,
+                      radius=7)]
+    ops.append(frame.text(frame.title, x + 8, frame.h / 2 + 28, w - 16, 64,
+                          TextStyle(min(26.0, frame.w / 7), 10, fonts.BOLD, leading=1.05,
+                                    max_lines=2, align="centre"), ink))
+    if label:
+        ops.append(Line(frame.w / 2 - 20, frame.h / 2 - 42, frame.w / 2 + 20, frame.h / 2 - 42,
+                        stroke=ink, line_width=1))
+        ops.append(frame.text(label.upper(), x + 8, frame.h / 2 - 48, w - 16, 20,
+                              TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"), ink))
+    return Face(tuple(ops), key=key)
+
+
+_FACES: dict[type, Callable] = {
+    PlaceCard: place_face,
+    MessCard: mess_face,
+    WhichWayCard: which_way_face,
+    NumberCard: number_face,
+    BlankCard: blank_face,
+}
+
+#: Back colours by deck kind, as (palette attribute or None for the card's own colour).
+def _back_colour(frame: Frame, deck: Deck, card) -> tuple[RGB, str]:
+    if isinstance(card, NumberCard) and card.colour is not None:
+        return hex_colour(card.colour.hex), card.colour.id
+    if deck.kind == "mess":
+        return frame.accent, ""
+    if deck.kind in ("places", "blank"):
+        return frame.accent_dark, ""
+    return mix(frame.accent_dark, frame.ink, 0.5), ""
+
+
+def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem]]:
+    """Every card of a deck, or the problems that stop it (text that cannot fit)."""
+    w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])
+    palette = edition.palette
+    frame = Frame(w, h, edition.locale, hex_colour(palette.ink), hex_colour(palette.paper),
+                  hex_colour(palette.accent), hex_colour(palette.accent_dark), edition.title)
+    label = deck.back_label.value if deck.back_label else ""
+    cards: list[Card] = []
+    problems: list[Problem] = []
+    backs: dict[str, Face] = {}
+    for card in deck.cards:
+        colour, variant = _back_colour(frame, deck, card)
+        key = f"{edition.id}/{deck.id}/back" + (f"/{variant}" if variant else "")
+        try:
+            if key not in backs:
+                backs[key] = back(frame, deck, label, key, colour)
+            face = _FACES[type(card)](frame, card, label)
+        except FitError as exc:
+            problems.append(Problem(_text_ref(card, deck).ref, str(exc)))
+            continue
+        cards.append(Card(id=card.id, width=w, height=h, face=face, back=backs[key]))
+    return cards, problems
+
+
+def _text_ref(card, deck: Deck) -> SourceText:
+    for attr in ("name", "label", "prompt"):
+        value = getattr(card, attr, None)
+        if isinstance(value, SourceText):
+            return value
+    return SourceText("", deck.ref)

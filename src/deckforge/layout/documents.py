@@ -1,0 +1,346 @@
+"""Documents that are not cards: the score pad and the rulebook booklet.
+
+Both are laid out on the profile's document paper (with its bleed, if any) and
+mirror left and right for right-to-left editions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from deckforge.errors import Problem
+from deckforge.layout.ops import RGB, WHITE, Line, Page, Placement, Rect, Text, Face, hex_colour, mix
+from deckforge.model import Block, Edition, Rulebook, ScorePad, Section
+from deckforge.model import Text as SourceText
+from deckforge.profiles import Profile
+from deckforge.text import fonts
+from deckforge.text.fit import FitError, FittedText, TextStyle, fit
+from deckforge.text.script import is_rtl_locale, number
+from deckforge.units import mm
+
+PERSIAN_LETTERS = "الف ب پ ت ث ج چ ح خ د ذ ر ز ژ س ش".split()
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A document page's geometry: trim size and bleed, in points."""
+
+    w: float
+    h: float
+    bleed: float
+
+    def page(self, ops: tuple, label: str) -> Page:
+        b = self.bleed
+        W, H = self.w + 2 * b, self.h + 2 * b
+        face = Face(ops)
+        return Page(W, H, (Placement(face, b, b, (0.0, 0.0, W, H)),),
+                    trim_box=(b, b, b + self.w, b + self.h) if b else None,
+                    bleed_box=(0.0, 0.0, W, H) if b else None, label=label)
+
+
+def _sheet(profile: Profile, landscape: bool) -> Sheet:
+    w, h = profile.document_paper
+    if landscape:
+        w, h = h, w
+    return Sheet(w, h, profile.document_bleed)
+
+
+class _Ref(Exception):
+    def __init__(self, text: SourceText, error: FitError):
+        self.text, self.error = text, error
+
+
+def _set(text: SourceText, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
+    try:
+        return fit(text.value, width, height, style, locale)
+    except FitError as exc:
+        raise _Ref(text, exc) from exc
+
+
+def score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> tuple[list[Page], list[Problem]]:
+    """One landscape sheet: a row per round plus tiebreak and total, a column pair per player."""
+    try:
+        return [_score_pad(edition, pad, profile)], []
+    except _Ref as exc:
+        return [], [Problem(exc.text.ref, str(exc.error))]
+
+
+def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
+    sheet = _sheet(profile, landscape=True)
+    locale = edition.locale
+    rtl = is_rtl_locale(locale)
+    ink = hex_colour(edition.palette.ink)
+    accent = hex_colour(edition.palette.accent)
+    margin = max(mm(10), sheet.bleed + mm(8))
+    ops: list = [Rect(-sheet.bleed, -sheet.bleed, sheet.w + 2 * sheet.bleed,
+                      sheet.h + 2 * sheet.bleed, fill=WHITE)]
+    title_h = mm(12)
+    ops.append(Text(margin, sheet.h - margin, sheet.w - 2 * margin,
+                    _set(pad.title, sheet.w - 2 * margin, title_h,
+                         TextStyle(20, 12, fonts.BOLD, align="centre"), locale), accent))
+    label = pad.labels
+    def word(key: str, default: str) -> SourceText:
+        return label.get(key) or SourceText(default, pad.title.ref)
+
+    top = sheet.h - margin - title_h - mm(4)
+    bottom = margin
+    label_w = mm(26)
+    cols = len(pad.columns)
+    body_w = sheet.w - 2 * margin - label_w
+    cell_w = body_w / (pad.players * cols)
+    rows = ["name", "columns"] + [f"round-{r}" for r in range(1, pad.rounds + 1)] + ["tiebreak", "total"]
+    heights = {"name": 2.0, "columns": 0.8}
+    units = sum(heights.get(r, 1.0) for r in rows)
+    unit = (top - bottom) / units
+
+    def x_of(left: float, width: float) -> float:
+        return sheet.w - left - width if rtl else left
+
+    y = top
+    small = TextStyle(9, 6, fonts.BOLD, align="centre")
+    for row in rows:
+        h = unit * heights.get(row, 1.0)
+        y -= h
+        shade = row in ("total",)
+        if row.startswith("round-") and int(row.split("-")[1]) % 2 == 0:
+            ops.append(Rect(x_of(margin, sheet.w - 2 * margin), y, sheet.w - 2 * margin, h,
+                            fill=mix(accent, WHITE, 0.92)))
+        if shade:
+            ops.append(Rect(x_of(margin, sheet.w - 2 * margin), y, sheet.w - 2 * margin, h,
+                            fill=mix(accent, WHITE, 0.8)))
+        # Row label.
+        if row == "name":
+            text = word("name", "Name")
+        elif row == "columns":
+            text = None
+        elif row.startswith("round-"):
+            n = int(row.split("-")[1])
+            text = SourceText(f"{word('round', 'Round').value} {number(n, locale)}", pad.title.ref)
+        else:
+            text = word(row, row.title())
+        if text is not None:
+            fitted = _set(text, label_w - mm(3), h - 2, TextStyle(10, 6, fonts.BOLD, align="start"),
+                          locale)
+            ops.append(Text(x_of(margin + mm(1.5), label_w - mm(3)),
+                            y + (h + fitted.height) / 2, label_w - mm(3), fitted, ink))
+        if row == "columns":
+            for p in range(pad.players):
+                for c, column in enumerate(pad.columns):
+                    left = margin + label_w + (p * cols + c) * cell_w
+                    fitted = _set(column, cell_w - 2, h - 1, small, locale)
+                    ops.append(Text(x_of(left + 1, cell_w - 2), y + (h + fitted.height) / 2,
+                                    cell_w - 2, fitted, ink))
+        if row == "name":
+            for p in range(pad.players):
+                left = margin + label_w + p * cols * cell_w
+                player = SourceText(f"{word('player', 'Player').value} {number(p + 1, locale)}",
+                                    pad.title.ref)
+                fitted = _set(player, cols * cell_w - 4, mm(4), TextStyle(7, 6, align="centre"),
+                              locale)
+                ops.append(Text(x_of(left + 2, cols * cell_w - 4), y + h - 2, cols * cell_w - 4,
+                                fitted, mix(ink, WHITE, 0.45)))
+        ops.append(Line(margin, y, sheet.w - margin, y, ink, 0.8 if row in ("columns", "tiebreak")
+                        else 0.4))
+    # Vertical rules.
+    ops.append(Line(margin, top, sheet.w - margin, top, ink, 1.2))
+    for p in range(pad.players + 1):
+        left = margin + label_w + p * cols * cell_w
+        ops.append(Line(x_of(left, 0), top, x_of(left, 0), bottom, ink, 1.2))
+        if p < pad.players:
+            for c in range(1, cols):
+                sub = left + c * cell_w
+                ops.append(Line(x_of(sub, 0), top - unit * heights["name"], x_of(sub, 0), bottom,
+                                ink, 0.4))
+    ops.append(Line(x_of(margin, 0), top, x_of(margin, 0), bottom, ink, 1.2))
+    ops.append(Line(margin, bottom, sheet.w - margin, bottom, ink, 1.2))
+    return sheet.page(tuple(ops), pad.id)
+
+
+# --- rulebook ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Flow:
+    """Places rows of text top to bottom in columns, page after page."""
+
+    sheet: Sheet
+    columns: int
+    margin: float
+    gutter: float
+    footer: float
+    pages: list[list] = None  # type: ignore[assignment]
+
+    def __post_init__(self):
+        self.pages = [[]]
+        self.column = 0
+        self.y = self.top
+
+    @property
+    def top(self) -> float:
+        return self.sheet.h - self.margin
+
+    @property
+    def bottom(self) -> float:
+        return self.margin + self.footer
+
+    @property
+    def column_w(self) -> float:
+        return (self.sheet.w - 2 * self.margin - (self.columns - 1) * self.gutter) / self.columns
+
+    def column_x(self, rtl: bool) -> float:
+        index = self.columns - 1 - self.column if rtl else self.column
+        return self.margin + index * (self.column_w + self.gutter)
+
+    def next_column(self) -> None:
+        self.column += 1
+        if self.column >= self.columns:
+            self.column = 0
+            self.pages.append([])
+        self.y = self.top
+
+    def room(self) -> float:
+        return self.y - self.bottom
+
+    def ensure(self, height: float) -> None:
+        if self.room() < height and self.y < self.top - 1:
+            self.next_column()
+
+    def space(self, height: float) -> None:
+        if self.y < self.top - 1:
+            self.y -= min(height, max(self.room(), 0))
+
+    def add(self, ops: list, height: float) -> None:
+        self.pages[-1].extend(ops)
+        self.y -= height
+
+
+def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> tuple[list[Page], list[Problem]]:
+    """The rulebook as pages: a title, then sections flowed through columns."""
+    try:
+        return _rulebook(edition, book, profile), []
+    except _Ref as exc:
+        return [], [Problem(exc.text.ref, str(exc.error))]
+
+
+def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
+    sheet = _sheet(profile, landscape=False)
+    locale = book.locale
+    rtl = is_rtl_locale(locale)
+    ink = hex_colour(edition.palette.ink)
+    accent = hex_colour(edition.palette.accent)
+    dark = hex_colour(edition.palette.accent_dark)
+    wide = sheet.w > mm(180)
+    margin = max(mm(15 if wide else 13), sheet.bleed + mm(10))
+    flow = _Flow(sheet, 2 if wide else 1, margin, mm(8), mm(8))
+    body = 10.0 if wide else 9.5
+    body_style = TextStyle(body, body, leading=1.32)
+
+    def lines(text: SourceText, x_indent: float, style: TextStyle, colour: RGB,
+              marker: str | None = None) -> None:
+        width = flow.column_w - x_indent
+        fitted = _set(text, width, 10_000, style, locale)
+        first = True
+        for line in fitted.lines:
+            one = replace(fitted, lines=(line,))
+            flow.ensure(fitted.line_height)
+            cx = flow.column_x(rtl)
+            x = cx if rtl else cx + x_indent
+            ops = [Text(x, flow.y, width, one, colour)]
+            if marker and first:
+                mark = _set(SourceText(marker, text.ref), x_indent, 100,
+                            replace(style, weight=fonts.BOLD, align="start"), locale)
+                mx = cx + width if rtl else cx
+                ops.append(Text(mx, flow.y, x_indent - mm(1), mark, accent))
+            flow.add(ops, fitted.line_height)
+            first = False
+
+    # Title block.
+    title = _set(SourceText(book.title, book.sections[0].heading.ref), flow.column_w * flow.columns
+                 + flow.gutter * (flow.columns - 1), 80,
+                 TextStyle(30 if wide else 24, 14, fonts.BOLD, leading=1.1, align="centre"), locale)
+    flow.add([Rect(-sheet.bleed, sheet.h - margin - title.height - mm(14), sheet.w + 2 * sheet.bleed,
+                   title.height + mm(14) + margin + sheet.bleed, fill=accent),
+              Text(margin, sheet.h - margin - mm(2), sheet.w - 2 * margin, title, WHITE)],
+             title.height + mm(4))
+    if book.subtitle:
+        sub = _set(SourceText(book.subtitle, book.sections[0].heading.ref), sheet.w - 2 * margin,
+                   40, TextStyle(12, 9, align="centre"), locale)
+        flow.add([Text(margin, flow.y - mm(1), sheet.w - 2 * margin, sub, WHITE)], sub.height)
+    flow.y = sheet.h - margin - title.height - mm(14) - mm(8)
+    top_after_title = flow.y
+
+    indent = body * 1.9
+
+    def block(b: Block) -> None:
+        if b.kind == "paragraph":
+            lines(b.texts[0], 0, body_style, ink)
+            flow.space(body * 0.6)
+        elif b.kind == "note":
+            start_page, start_y = len(flow.pages), flow.y
+            lines(b.texts[0], indent * 0.6, replace(body_style, weight=fonts.BOLD), dark, "»"
+                  if not rtl else "«")
+            del start_page, start_y
+            flow.space(body * 0.6)
+        elif b.kind == "bullets":
+            for t in b.texts:
+                lines(t, indent * 0.8, body_style, ink, "•")
+                flow.space(body * 0.25)
+            flow.space(body * 0.4)
+        else:
+            for step in b.steps:
+                lines(step.text, indent, body_style, ink, f"{number(step.number, locale)}.")
+                for k, sub in enumerate(step.substeps):
+                    letter = PERSIAN_LETTERS[k] if rtl else chr(ord("a") + k)
+                    sub_text = SourceText(sub.value, sub.ref)
+                    width_indent = indent * 2
+                    fitted = _set(sub_text, flow.column_w - width_indent, 10_000, body_style, locale)
+                    first = True
+                    for line in fitted.lines:
+                        one = replace(fitted, lines=(line,))
+                        flow.ensure(fitted.line_height)
+                        cx = flow.column_x(rtl)
+                        w = flow.column_w - width_indent
+                        x = cx if rtl else cx + width_indent
+                        ops = [Text(x, flow.y, w, one, ink)]
+                        if first:
+                            mark = _set(SourceText(f"{letter}.", sub.ref), indent - mm(1), 100,
+                                        replace(body_style, weight=fonts.BOLD), locale)
+                            mx = cx + flow.column_w - width_indent if rtl else cx + indent
+                            ops.append(Text(mx, flow.y, indent - mm(1), mark, dark))
+                        flow.add(ops, fitted.line_height)
+                        first = False
+                flow.space(body * 0.35)
+            flow.space(body * 0.3)
+
+    def heading(text: SourceText, size: float, colour: RGB) -> None:
+        fitted = _set(text, flow.column_w, 200, TextStyle(size, size, fonts.BOLD, leading=1.15),
+                      locale)
+        flow.ensure(fitted.height + body * 1.35 * 3)
+        if flow.y < flow.top - 1 and flow.y < top_after_title - 1:
+            flow.space(size * 0.5)
+        cx = flow.column_x(rtl)
+        flow.add([Text(cx, flow.y, flow.column_w, fitted, colour)], fitted.height + size * 0.35)
+
+    def section(s: Section, level: int) -> None:
+        heading(s.heading, 15 if level == 0 else 12, accent if level == 0 else dark)
+        for b in s.blocks:
+            block(b)
+        for sub in s.sections:
+            section(sub, level + 1)
+
+    for s in book.sections:
+        section(s, 0)
+    credits = SourceText("  ".join(book.credits), book.sections[0].heading.ref)
+    flow.space(body)
+    lines(credits, 0, TextStyle(7.5, 7.5, leading=1.3), mix(ink, WHITE, 0.35))
+
+    pages = []
+    total = len(flow.pages)
+    for index, ops in enumerate(flow.pages):
+        folio = _set(SourceText(number(index + 1, locale), book.sections[0].heading.ref),
+                     sheet.w - 2 * margin, 20, TextStyle(8, 8, align="centre"), locale)
+        ops = [Rect(-sheet.bleed, -sheet.bleed, sheet.w + 2 * sheet.bleed, sheet.h + 2 * sheet.bleed,
+                    fill=WHITE), *ops,
+               Text(margin, margin - mm(1), sheet.w - 2 * margin, folio, mix(ink, WHITE, 0.4))]
+        pages.append(sheet.page(tuple(ops), f"page {index + 1} of {total}"))
+    return pages

@@ -1,0 +1,156 @@
+"""Imposition: put laid-out cards on pages for a print profile.
+
+``sheets`` profiles fill the paper with as many cards as fit, with crop marks
+in the margin, each sheet of faces followed by its sheet of backs mirrored for
+duplex printing. ``single`` profiles put one card side per page at trim plus
+bleed, with TrimBox and BleedBox set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
+from deckforge.profiles import Profile
+from deckforge.units import mm
+
+#: Gap between a card's edge and its crop mark.
+MARK_OFFSET = mm(1.0)
+#: Longest crop mark.
+MARK_LENGTH = mm(5.0)
+#: Marks stop this far from the paper's edge, so readers never "fit to page".
+EDGE_CLEAR = mm(2.5)
+
+
+class ImpositionError(ValueError):
+    """The cards cannot be put on the profile's paper."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where cards sit on a sheet."""
+
+    page_w: float
+    page_h: float
+    cols: int
+    rows: int
+    card_w: float
+    card_h: float
+    gap: float
+    left: float
+    bottom: float
+
+    def cell(self, row: int, col: int) -> tuple[float, float]:
+        """Lower-left corner of a card's trim at a grid cell (row 0 at the top)."""
+        x = self.left + col * (self.card_w + self.gap)
+        y = self.bottom + (self.rows - 1 - row) * (self.card_h + self.gap)
+        return x, y
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+
+def grid_for(profile: Profile, card_w: float, card_h: float) -> Grid:
+    """The grid with the most cards on the profile's paper, portrait or landscape."""
+    assert profile.paper is not None
+    best: Grid | None = None
+    for page_w, page_h in (profile.paper, profile.paper[::-1]):
+        usable_w = page_w - 2 * profile.margin
+        usable_h = page_h - 2 * profile.margin
+        cols = int((usable_w + profile.gap) // (card_w + profile.gap))
+        rows = int((usable_h + profile.gap) // (card_h + profile.gap))
+        if cols < 1 or rows < 1:
+            continue
+        grid_w = cols * card_w + (cols - 1) * profile.gap
+        grid_h = rows * card_h + (rows - 1) * profile.gap
+        grid = Grid(page_w, page_h, cols, rows, card_w, card_h, profile.gap,
+                    (page_w - grid_w) / 2, (page_h - grid_h) / 2)
+        if best is None or grid.per_sheet > best.per_sheet:
+            best = grid
+    if best is None:
+        raise ImpositionError(
+            f"a {mm_text(card_w)} × {mm_text(card_h)} mm card does not fit the "
+            f"{profile.id} paper inside its {mm_text(profile.margin)} mm margins")
+    return best
+
+
+def mm_text(points: float) -> str:
+    return f"{points / mm(1):.1f}"
+
+
+def crop_marks(grid: Grid) -> tuple:
+    """Short cut lines in the margin, in line with every card edge."""
+    xs = sorted({round(grid.cell(0, c)[0] + dx, 4) for c in range(grid.cols)
+                 for dx in (0.0, grid.card_w)})
+    ys = sorted({round(grid.cell(r, 0)[1] + dy, 4) for r in range(grid.rows)
+                 for dy in (0.0, grid.card_h)})
+    left, right = xs[0], xs[-1]
+    bottom, top = ys[0], ys[-1]
+    ops = []
+    width = 0.25
+    for x in xs:
+        for start, direction, edge in ((top, 1, grid.page_h), (bottom, -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                b = a + direction * min(MARK_LENGTH, room)
+                ops.append(Line(x, a, x, b, BLACK, width))
+    for y in ys:
+        for start, direction, edge in ((right, 1, grid.page_w), (left, -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                b = a + direction * min(MARK_LENGTH, room)
+                ops.append(Line(a, y, b, y, BLACK, width))
+    return tuple(ops)
+
+
+def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
+    """Faces sheet, then its backs sheet mirrored for the profile's duplex edge."""
+    if not cards:
+        return []
+    grid = grid_for(profile, cards[0].width, cards[0].height)
+    marks = crop_marks(grid) if profile.crop_marks else ()
+    pages: list[Page] = []
+    per = grid.per_sheet
+    sheets = (len(cards) + per - 1) // per
+    for sheet in range(sheets):
+        chunk = cards[sheet * per : (sheet + 1) * per]
+        faces, backs = [], []
+        for index, card in enumerate(chunk):
+            row, col = divmod(index, grid.cols)
+            x, y = grid.cell(row, col)
+            faces.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
+            if profile.duplex == "short-edge":
+                bx, by = grid.cell(grid.rows - 1 - row, col)
+            else:
+                bx, by = grid.cell(row, grid.cols - 1 - col)
+            backs.append(Placement(card.back, bx, by, (bx, by, card.width, card.height)))
+        label = f"sheet {sheet + 1} of {sheets}"
+        pages.append(Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces"))
+        pages.append(Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs"))
+    return pages
+
+
+def impose_single(cards: list[Card], profile: Profile) -> list[Page]:
+    """One side per page at trim + bleed; back then face (or face then back) per card."""
+    pages: list[Page] = []
+    b = profile.bleed
+    for card in cards:
+        w, h = card.width + 2 * b, card.height + 2 * b
+        trim = (b, b, b + card.width, b + card.height)
+        sides = [card.back, card.face] if profile.order == "back-first" else [card.face, card.back]
+        for side, name in zip(sides, ("back", "face") if profile.order == "back-first"
+                              else ("face", "back"), strict=True):
+            pages.append(Page(w, h, (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
+                              trim_box=trim, bleed_box=(0.0, 0.0, w, h),
+                              label=f"{card.id} {name}"))
+    return pages
+
+
+def impose(cards: list[Card], profile: Profile) -> list[Page]:
+    """Pages for a deck under a profile."""
+    if profile.mode == "single":
+        return impose_single(cards, profile)
+    return impose_sheets(cards, profile)

@@ -1,0 +1,172 @@
+"""Drawing operations: the plain data that layout produces and renderers draw.
+
+Coordinates are PDF points with the origin at the lower left. A card's
+operations use the card's trim box as (0, 0, width, height); art meant to
+bleed extends past it by the bleed on every side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from deckforge.text.fit import FittedText
+
+RGB = tuple[float, float, float]
+
+BLACK: RGB = (0.0, 0.0, 0.0)
+WHITE: RGB = (1.0, 1.0, 1.0)
+
+
+def hex_colour(value: str) -> RGB:
+    """'#RRGGBB' to an RGB triple in 0..1."""
+    value = value.lstrip("#")
+    return tuple(int(value[i : i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def mix(colour: RGB, other: RGB, amount: float) -> RGB:
+    """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
+    return tuple(a + (b - a) * amount for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle, filled and/or stroked, optionally with rounded corners."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    line_width: float = 0.5
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight line."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: RGB = BLACK
+    line_width: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed shape through points; ``holes`` are cut out (even-odd)."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    line_width: float = 0.5
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle."""
+
+    cx: float
+    cy: float
+    r: float
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    line_width: float = 0.5
+
+
+@dataclass(frozen=True)
+class Text:
+    """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
+
+    x: float
+    top: float
+    w: float
+    fitted: FittedText
+    colour: RGB = BLACK
+
+    def baselines(self) -> list[tuple[float, float, object]]:
+        """(left x, baseline y, line) for each line, after alignment."""
+        out = []
+        y = self.top - self.fitted.ascent
+        for line in self.fitted.lines:
+            align = self.fitted.align
+            if align == "start":
+                align = "end" if self.fitted.rtl else "left"
+            if align == "centre":
+                x = self.x + (self.w - line.width) / 2
+            elif align == "end":
+                x = self.x + self.w - line.width
+            else:
+                x = self.x
+            out.append((x, y, line))
+            y -= self.fitted.line_height
+        return out
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A named picture drawn into a box, keeping its aspect ratio."""
+
+    name: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of a card, or a page's content: operations in its own coordinates.
+
+    Faces with a ``key`` are identical wherever they are used (a deck's back),
+    so a renderer may store them once and reuse them.
+    """
+
+    ops: tuple
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """A laid-out card: trim size and its two sides."""
+
+    id: str
+    width: float
+    height: float
+    face: Face
+    back: Face
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A face put on a page: its trim's lower-left corner and the area it may paint."""
+
+    face: Face
+    x: float
+    y: float
+    clip: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of an output file."""
+
+    width: float
+    height: float
+    placements: tuple[Placement, ...] = ()
+    ops: tuple = ()
+    trim_box: tuple[float, float, float, float] | None = None
+    bleed_box: tuple[float, float, float, float] | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    """An output file's pages plus what the build manifest says about it."""
+
+    pages: tuple[Page, ...]
+    title: str
+    meta: dict = field(default_factory=dict)

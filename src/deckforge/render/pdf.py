@@ -1,0 +1,138 @@
+"""PDF renderer: draws a :class:`~deckforge.layout.ops.Document` with ReportLab.
+
+Faces with a key (a deck's back) are drawn once into a form XObject and reused.
+Right-to-left lines are drawn as shaped glyphs in visual order inside a marked
+content span whose /ActualText holds the logical text, so copying and searching
+give back the real words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen import canvas as rl_canvas
+
+from deckforge.layout.ops import Circle, Document, Face, Line, Page, Polygon, Rect, Text
+
+name = "pdf"
+suffix = ".pdf"
+
+
+def _utf16_hex(text: str) -> str:
+    return "FEFF" + text.encode("utf-16-be").hex().upper()
+
+
+class _Painter:
+    def __init__(self, canvas: rl_canvas.Canvas):
+        self.c = canvas
+        self.forms: set[str] = set()
+
+    def fill_stroke(self, op) -> tuple[int, int]:
+        fill = getattr(op, "fill", None)
+        stroke = getattr(op, "stroke", None)
+        if fill is not None:
+            self.c.setFillColorRGB(*fill)
+        if stroke is not None:
+            self.c.setStrokeColorRGB(*stroke)
+            self.c.setLineWidth(op.line_width)
+        return (1 if fill is not None else 0), (1 if stroke is not None else 0)
+
+    def op(self, op) -> None:
+        c = self.c
+        if isinstance(op, Rect):
+            fill, stroke = self.fill_stroke(op)
+            if op.radius:
+                c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+            else:
+                c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+        elif isinstance(op, Circle):
+            fill, stroke = self.fill_stroke(op)
+            c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+        elif isinstance(op, Polygon):
+            fill, stroke = self.fill_stroke(op)
+            path = c.beginPath()
+            path.moveTo(*op.points[0])
+            for point in op.points[1:]:
+                path.lineTo(*point)
+            path.close()
+            c.drawPath(path, stroke=stroke, fill=fill)
+        elif isinstance(op, Line):
+            c.setStrokeColorRGB(*op.stroke)
+            c.setLineWidth(op.line_width)
+            c.setDash(list(op.dash) if op.dash else [])
+            c.line(op.x1, op.y1, op.x2, op.y2)
+            if op.dash:
+                c.setDash([])
+        elif isinstance(op, Text):
+            self.text(op)
+        else:
+            raise TypeError(f"cannot draw {type(op).__name__}")
+
+    def text(self, op: Text) -> None:
+        c = self.c
+        c.setFillColorRGB(*op.colour)
+        size = op.fitted.size
+        for x, y, line in op.baselines():
+            drawn = "".join(run.text for run in line.runs)
+            marked = drawn != line.logical
+            if marked:
+                c._code.append(f"/Span <</ActualText <{_utf16_hex(line.logical)}>>> BDC")
+            for run in line.runs:
+                c.setFont(run.font, size)
+                c.drawString(x + run.offset, y, run.text)
+            if marked:
+                c._code.append("EMC")
+
+    def face(self, face: Face, x: float, y: float) -> None:
+        c = self.c
+        if face.key is None:
+            c.saveState()
+            c.translate(x, y)
+            for op in face.ops:
+                self.op(op)
+            c.restoreState()
+            return
+        form = "F" + "".join(ch if ch.isalnum() else "_" for ch in face.key)
+        if form not in self.forms:
+            self.forms.add(form)
+            c.beginForm(form, -1000, -1000, 3000, 3000)
+            for op in face.ops:
+                self.op(op)
+            c.endForm()
+        c.saveState()
+        c.translate(x, y)
+        c.doForm(form)
+        c.restoreState()
+
+    def page(self, page: Page) -> None:
+        c = self.c
+        c.setPageSize((page.width, page.height))
+        if page.trim_box:
+            c.setTrimBox(page.trim_box)
+        if page.bleed_box:
+            c.setBleedBox(page.bleed_box)
+        for placement in page.placements:
+            c.saveState()
+            cx, cy, cw, ch = placement.clip
+            path = c.beginPath()
+            path.rect(cx, cy, cw, ch)
+            c.clipPath(path, stroke=0, fill=0)
+            self.face(placement.face, placement.x, placement.y)
+            c.restoreState()
+        for op in page.ops:
+            self.op(op)
+        c.showPage()
+
+
+def render(document: Document, path: Path) -> None:
+    """Write the document's pages to a PDF file at ``path``."""
+    first = document.pages[0]
+    canvas = rl_canvas.Canvas(str(path), pagesize=(first.width, first.height), invariant=1,
+                              pageCompression=1)
+    canvas.setTitle(document.title)
+    canvas.setAuthor("deckforge")
+    canvas.setCreator("deckforge")
+    painter = _Painter(canvas)
+    for page in document.pages:
+        painter.page(page)
+    canvas.save()

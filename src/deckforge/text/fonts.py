@@ -1,0 +1,104 @@
+"""Fonts from PyPI packages, made static and registered with ReportLab.
+
+The packaged Noto fonts are variable fonts; ReportLab embeds TrueType outlines
+as they are, so we cut static Regular and Bold instances with fontTools once and
+keep them in a cache folder keyed by the source font's hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+REGULAR = "regular"
+BOLD = "bold"
+_WEIGHTS = {REGULAR: 400, BOLD: 700}
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """One registered face: its ReportLab name and the code points it can draw."""
+
+    name: str
+    path: Path
+    coverage: frozenset[int]
+
+
+def _package_font(module: str) -> Path:
+    package = __import__(module)
+    files = sorted((Path(package.__file__).parent / "files").glob("*.ttf"))
+    upright = [f for f in files if "Italic" not in f.name]
+    if not upright:
+        raise RuntimeError(f"the font package {module} has no upright TrueType font")
+    return upright[0]
+
+
+#: Font families by script role: the package each comes from and its face-name stem.
+FAMILIES = {
+    "latin": ("fontpkg_noto_sans", "NotoSans"),
+    "arabic": ("fontpkg_noto_sans_arabic", "NotoSansArabic"),
+}
+
+
+def cache_dir() -> Path:
+    """Where static font instances are kept between runs."""
+    if "DECKFORGE_CACHE" in os.environ:
+        return Path(os.environ["DECKFORGE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "deckforge"
+
+
+def _static_instance(source: Path, weight: int) -> Path:
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    target = cache_dir() / "fonts" / f"{source.stem.split('[')[0]}-{weight}-{digest}.ttf"
+    if target.exists():
+        return target
+    from fontTools.ttLib import TTFont as FTFont
+    from fontTools.varLib import instancer
+
+    font = FTFont(source)
+    location = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
+    location["wght"] = weight
+    if "wdth" in location:
+        location["wdth"] = 100
+    static = instancer.instantiateVariableFont(font, location, updateFontNames=False)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    os.close(handle)
+    try:
+        static.save(temp)
+        os.replace(temp, target)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+    return target
+
+
+@cache
+def face(family: str, weight: str = REGULAR) -> FontFace:
+    """The registered face of a family ('latin' or 'arabic') at a weight."""
+    module, stem = FAMILIES[family]
+    path = _static_instance(_package_font(module), _WEIGHTS[weight])
+    name = f"{stem}-{weight.title()}"
+    font = TTFont(name, str(path))
+    pdfmetrics.registerFont(font)
+    coverage = frozenset(font.face.charToGlyph.keys())
+    return FontFace(name=name, path=path, coverage=coverage)
+
+
+def width(text: str, font_name: str, size: float) -> float:
+    """The advance width of text in one face, in points."""
+    return pdfmetrics.stringWidth(text, font_name, size)
+
+
+def ascent_descent(font_name: str, size: float) -> tuple[float, float]:
+    """The face's ascent and (negative) descent at a size, in points."""
+    font = pdfmetrics.getFont(font_name)
+    return font.face.ascent * size / 1000.0, font.face.descent * size / 1000.0

@@ -1,0 +1,85 @@
+"""Write stage: render every output to a temporary file, then move them all into place.
+
+Nothing in the output folder changes until every file has been rendered, and
+each file appears by an atomic rename, so a failed or interrupted build never
+leaves a half-written PDF or destroys the previous one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckforge.layout.ops import Document
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file to write: where, what, and its build-manifest entry."""
+
+    relpath: str
+    document: Document
+    entry: dict
+
+
+def _temp_beside(target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(handle)
+    return Path(name)
+
+
+def write_all(outputs: Iterable[Output], out_dir: Path,
+              render: Callable[[Document, Path], None],
+              progress: Callable[[str], None] | None = None) -> list[dict]:
+    """Render all outputs, then rename each into place; returns their manifest entries."""
+    staged: list[tuple[Path, Path]] = []
+    entries: list[dict] = []
+    try:
+        for output in outputs:
+            target = out_dir / output.relpath
+            temp = _temp_beside(target)
+            staged.append((temp, target))
+            render(output.document, temp)
+            entries.append(output.entry)
+            if progress:
+                progress(output.relpath)
+        for temp, target in staged:
+            os.replace(temp, target)
+        staged.clear()
+    finally:
+        for temp, _ in staged:
+            temp.unlink(missing_ok=True)
+    return entries
+
+
+def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, str]]) -> Path:
+    """Merge entries into ``manifest.json``: rebuilt (edition, profile) pairs are replaced,
+    other entries kept while their files exist."""
+    path = out_dir / "manifest.json"
+    kept: list[dict] = []
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8")).get("outputs", [])
+        except (ValueError, AttributeError):
+            old = []
+        for entry in old:
+            if not isinstance(entry, dict):
+                continue
+            if (entry.get("edition"), entry.get("profile")) in replaced:
+                continue
+            if (out_dir / str(entry.get("path", ""))).is_file():
+                kept.append(entry)
+    merged = sorted(kept + entries, key=lambda e: (e["edition"], e["profile"], e["path"]))
+    temp = _temp_beside(path)
+    try:
+        temp.write_text(json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n",
+                        encoding="utf-8")
+        os.replace(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
+    return path
