@@ -212,6 +212,8 @@ class _Builder:
     def text(self, source: Source, path: tuple, value: object) -> Text:
         resolved = text_in(value, self.locale)
         assert resolved is not None, "validation guarantees every text has the edition's language"
+        if isinstance(value, dict):
+            path = (*path, self.locale)
         return Text(resolved, source.ref(path))
 
     def deck(self, index: int, entry: dict) -> Deck:
@@ -322,10 +324,18 @@ class _Builder:
         )
 
 
-def build_edition(loaded: LoadedEdition) -> Edition:
-    """The model of a loaded edition whose sources passed validation."""
+def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Edition:
+    """The model of a loaded edition whose sources passed validation.
+
+    Decks and components whose source file is named in ``skip`` (files with
+    errors) are left out, so the rest can still be laid out and checked.
+    """
     manifest = loaded.manifest.data
     builder = _Builder(loaded)
+
+    def sound(entry: dict, table: dict[str, Source]) -> bool:
+        source = table.get(entry["id"])
+        return source is not None and source.display not in skip
     players = manifest.get("players", {"min": 1, "max": 8})
     return Edition(
         id=manifest["id"],
@@ -334,8 +344,10 @@ def build_edition(loaded: LoadedEdition) -> Edition:
         locale=manifest["locale"],
         players=(players["min"], players["max"]),
         palette=Palette(**manifest.get("colours", {})),
-        decks=tuple(builder.deck(i, d) for i, d in enumerate(manifest["decks"])),
-        components=tuple(builder.component(c) for c in manifest.get("components", [])),
+        decks=tuple(builder.deck(i, d) for i, d in enumerate(manifest["decks"])
+                    if sound(d, loaded.decks)),
+        components=tuple(builder.component(c) for c in manifest.get("components", [])
+                         if sound(c, loaded.components)),
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
     )

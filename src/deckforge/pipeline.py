@@ -90,9 +90,12 @@ def gather(project: Project, manifests: list[Path]) -> tuple[list[Edition], list
             continue
         checked = validate_edition(loaded)
         problems.extend(checked)
-        if errors_only(found + checked):
-            continue  # an edition with an error is reported, not modelled
-        editions.append(build_edition(loaded))
+        if any(p.ref.file == loaded.manifest.display for p in errors_only(found + checked)):
+            continue  # without a sound manifest there is nothing to model
+        # Model the decks and components whose own files are sound, so that layout can
+        # still report their problems (text that cannot fit) in the same run.
+        broken = {p.ref.file for p in errors_only(found + checked)}
+        editions.append(build_edition(loaded, skip=broken))
     return editions, _unique(problems)
 
 

@@ -173,11 +173,13 @@ class _Flow:
     def __post_init__(self):
         self.pages = [[]]
         self.column = 0
+        self.first_top = self.sheet.h - self.margin
         self.y = self.top
 
     @property
     def top(self) -> float:
-        return self.sheet.h - self.margin
+        """Where columns start: below the title on the first page."""
+        return self.first_top if len(self.pages) == 1 else self.sheet.h - self.margin
 
     @property
     def bottom(self) -> float:
@@ -266,8 +268,7 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
         sub = _set(SourceText(book.subtitle, book.sections[0].heading.ref), sheet.w - 2 * margin,
                    40, TextStyle(12, 9, align="centre"), locale)
         flow.add([Text(margin, flow.y - mm(1), sheet.w - 2 * margin, sub, WHITE)], sub.height)
-    flow.y = sheet.h - margin - title.height - mm(14) - mm(8)
-    top_after_title = flow.y
+    flow.first_top = flow.y = sheet.h - margin - title.height - mm(14) - mm(8)
 
     indent = body * 1.9
 
@@ -316,7 +317,7 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
         fitted = _set(text, flow.column_w, 200, TextStyle(size, size, fonts.BOLD, leading=1.15),
                       locale)
         flow.ensure(fitted.height + body * 1.35 * 3)
-        if flow.y < flow.top - 1 and flow.y < top_after_title - 1:
+        if flow.y < flow.top - 1:
             flow.space(size * 0.5)
         cx = flow.column_x(rtl)
         flow.add([Text(cx, flow.y, flow.column_w, fitted, colour)], fitted.height + size * 0.35)

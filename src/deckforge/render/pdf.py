@@ -12,6 +12,7 @@ from pathlib import Path
 
 from reportlab.pdfgen import canvas as rl_canvas
 
+from deckforge.text import fonts
 from deckforge.layout.ops import Circle, Document, Face, Line, Page, Polygon, Rect, Text
 
 name = "pdf"
@@ -128,7 +129,7 @@ def render(document: Document, path: Path) -> None:
     """Write the document's pages to a PDF file at ``path``."""
     first = document.pages[0]
     canvas = rl_canvas.Canvas(str(path), pagesize=(first.width, first.height), invariant=1,
-                              pageCompression=1)
+                              pageCompression=1, initialFontName=fonts.face("latin").name)
     canvas.setTitle(document.title)
     canvas.setAuthor("deckforge")
     canvas.setCreator("deckforge")

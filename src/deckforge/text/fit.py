@@ -229,6 +229,5 @@ def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -
                 )
             last_error = f"needs {len(lines)} lines, too tall for its box"
         size = round(size - 0.5, 2)
-    raise FitError(
-        f"cannot fit '{text}' at the minimum size {style.min_size:g} pt: {last_error}"
-    )
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise FitError(f"cannot fit '{shown}' at the minimum size {style.min_size:g} pt: {last_error}")

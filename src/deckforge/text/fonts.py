@@ -55,9 +55,13 @@ def cache_dir() -> Path:
     return Path(base) / "deckforge"
 
 
-def _static_instance(source: Path, weight: int) -> Path:
+#: Bump when the way instances are made changes, so cached files are remade.
+_INSTANCE_VERSION = 2
+
+
+def _static_instance(source: Path, weight: int, ps_name: str) -> Path:
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    target = cache_dir() / "fonts" / f"{source.stem.split('[')[0]}-{weight}-{digest}.ttf"
+    target = cache_dir() / "fonts" / f"{ps_name}-{digest}-v{_INSTANCE_VERSION}.ttf"
     if target.exists():
         return target
     from fontTools.ttLib import TTFont as FTFont
@@ -69,6 +73,18 @@ def _static_instance(source: Path, weight: int) -> Path:
     if "wdth" in location:
         location["wdth"] = 100
     static = instancer.instantiateVariableFont(font, location, updateFontNames=False)
+    # Each weight needs its own PostScript name: PDF readers and ReportLab tell
+    # embedded fonts apart by it.
+    family, _, style = ps_name.partition("-")
+    names = static["name"]
+    for record in list(names.names):
+        if record.nameID in (1, 2, 4, 6, 16, 17):
+            names.removeNames(nameID=record.nameID)
+    names.setName(family, 1, 3, 1, 0x409)
+    names.setName(style, 2, 3, 1, 0x409)
+    names.setName(f"{family} {style}", 4, 3, 1, 0x409)
+    names.setName(ps_name, 6, 3, 1, 0x409)
+    static["OS/2"].usWeightClass = weight
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
     os.close(handle)
@@ -85,8 +101,8 @@ def _static_instance(source: Path, weight: int) -> Path:
 def face(family: str, weight: str = REGULAR) -> FontFace:
     """The registered face of a family ('latin' or 'arabic') at a weight."""
     module, stem = FAMILIES[family]
-    path = _static_instance(_package_font(module), _WEIGHTS[weight])
     name = f"{stem}-{weight.title()}"
+    path = _static_instance(_package_font(module), _WEIGHTS[weight], name)
     font = TTFont(name, str(path))
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())

@@ -1,0 +1,36 @@
+# deckforge: `make print` sets everything up and builds every edition; `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+OUT ?= build
+
+.PHONY: print test validate lint clean help
+
+help:
+	@echo "make print     create .venv, install, build every edition into $(OUT)/"
+	@echo "make test      run the test suite"
+	@echo "make validate  check every source and report all problems"
+	@echo "make lint      ruff lint"
+	@echo "make clean     remove $(OUT)/ and .venv/"
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+print: $(STAMP)
+	$(BIN)/deckforge build --out $(OUT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+validate: $(STAMP)
+	$(BIN)/deckforge validate
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+
+clean:
+	rm -rf $(OUT) $(VENV)

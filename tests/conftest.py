@@ -1,0 +1,42 @@
+"""Shared fixtures: every shipped edition is built once per test session."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckforge.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = ROOT / "decks"
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The output folder of a full build of every shipped edition and profile."""
+    out = tmp_path_factory.mktemp("build")
+    assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def manifest(built) -> list[dict]:
+    """The build manifest's entries."""
+    return json.loads((built / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+
+
+@pytest.fixture()
+def project(tmp_path) -> Path:
+    """A scratch copy of the project's decks and schemas, for tests that break sources."""
+    shutil.copytree(DECKS, tmp_path / "decks")
+    return tmp_path
+
+
+def entry(manifest: list[dict], **match) -> dict:
+    """The one manifest entry matching every given field."""
+    found = [e for e in manifest if all(e.get(k) == v for k, v in match.items())]
+    assert len(found) == 1, f"{len(found)} entries match {match}"
+    return found[0]
