@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _validate(args: argparse.Namespace) -> int:
     project = Project(args.decks)
-    laid_out, problems = check(project, args.paths or None, args.strict)
+    laid_out, _, problems = check(project, args.paths or None)
     for problem in problems:
         print(problem.format(), file=sys.stderr)
     if errors_only(problems, args.strict):
@@ -69,7 +69,7 @@ def _build(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     project = Project(args.decks)
-    laid_out, problems = check(project, None)
+    laid_out, _, problems = check(project, None)
     print("editions:")
     for laid in laid_out:
         e = laid.edition

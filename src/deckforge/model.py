@@ -94,7 +94,16 @@ class BlankCard:
     lines: int
 
 
-Card = PlaceCard | MessCard | WhichWayCard | NumberCard | BlankCard
+@dataclass(frozen=True)
+class PictureCard:
+    """A storytelling picture, generated from a seed until art is supplied."""
+
+    id: str
+    number: int
+    seed: int
+
+
+Card = PlaceCard | MessCard | WhichWayCard | NumberCard | BlankCard | PictureCard
 
 
 @dataclass(frozen=True)
@@ -161,7 +170,27 @@ class Rulebook:
     credits: tuple[str, ...]
 
 
-Component = ScorePad | Rulebook
+@dataclass(frozen=True)
+class Track:
+    """A score track board."""
+
+    id: str
+    title: Text
+    start: int
+    end: int
+    sheets: int
+
+
+@dataclass(frozen=True)
+class Pawns:
+    """Fold-up pawns, one per player colour."""
+
+    id: str
+    label: Text
+    colours: tuple[PlayerColour, ...]
+
+
+Component = ScorePad | Rulebook | Track | Pawns
 
 
 @dataclass(frozen=True)
@@ -261,6 +290,9 @@ class _Builder:
             prompt = self.text(source, ("prompt",), data["prompt"])
             for n in range(1, data["count"] + 1):
                 cards.append(BlankCard(f"blank-{n}", data["like"], prompt, data.get("lines", 2)))
+        elif kind == "pictures":
+            for n in range(1, data["count"] + 1):
+                cards.append(PictureCard(f"picture-{n}", n, data["seed"]))
         back = entry.get("back")
         return Deck(
             id=entry["id"],
@@ -287,6 +319,16 @@ class _Builder:
                               for i, c in enumerate(data["columns"])),
                 labels={k: self.text(source, ("labels", k), v) for k, v in labels.items()},
             )
+        if data["kind"] == "track":
+            return Track(entry["id"], self.text(source, ("title",), data["title"]), data["from"],
+                         data["to"], data.get("sheets", 2))
+        if data["kind"] == "pawns":
+            deck_source = self.loaded.decks[data["colours_from"]]
+            colours = tuple(
+                PlayerColour(c["id"], self.text(deck_source, ("colours", i, "name"), c["name"]),
+                             c["hex"], c["symbol"])
+                for i, c in enumerate(deck_source.data["colours"]))
+            return Pawns(entry["id"], self.text(source, ("label",), data["label"]), colours)
         return Rulebook(
             id=entry["id"],
             title=data["title"],

@@ -16,7 +16,7 @@ from deckforge.layout.cards import BLEED, lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
-from deckforge.model import Edition, Rulebook, ScorePad, build_edition
+from deckforge.model import Edition, Pawns, Rulebook, ScorePad, Track, build_edition
 from deckforge.profiles import Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.units import to_mm
@@ -150,6 +150,12 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
         elif isinstance(component, Rulebook):
             pages, found = documents.rulebook(edition, component, profile)
             kind = "rulebook"
+        elif isinstance(component, Track):
+            pages, found = documents.score_track(edition, component, profile)
+            kind = "board"
+        elif isinstance(component, Pawns):
+            pages, found = documents.pawns(edition, component, profile)
+            kind = "pawns"
         else:  # pragma: no cover - the model has no other component kinds
             continue
         problems.extend(found)
@@ -168,15 +174,22 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
 
 
 def check(project: Project, edition_names: list[str] | None = None,
-          strict: bool = False) -> tuple[list[LaidOut], list[Problem]]:
-    """Everything short of writing: load, validate, model and lay out; all problems."""
+          profile_names: list[str] | None = None) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+    """Everything short of writing: load, validate, model, lay out and impose every
+    edition under every profile; returns what would be written and every problem."""
+    profiles = select_profiles(profile_names)
     editions, problems = gather(project, select_editions(project, edition_names))
     laid_out: list[LaidOut] = []
+    outputs: list[Output] = []
     for edition in editions:
         laid, found = lay_out(edition)
         problems.extend(found)
         laid_out.append(laid)
-    return laid_out, problems
+        for profile in profiles:
+            found_outputs, found = outputs_for(laid, profile)
+            outputs.extend(found_outputs)
+            problems.extend(found)
+    return laid_out, outputs, _unique(problems)
 
 
 def build(project: Project, out_dir: Path, edition_names: list[str] | None = None,
@@ -184,20 +197,13 @@ def build(project: Project, out_dir: Path, edition_names: list[str] | None = Non
           progress: Callable[[str], None] | None = None) -> tuple[list[dict], list[Problem]]:
     """Build editions × profiles into ``out_dir``; raises BuildFailed before writing anything
     if any source has an error. Returns the manifest entries written and the warnings."""
-    profiles = select_profiles(profile_names)
-    laid_out, problems = check(project, edition_names, strict)
-    outputs: list[Output] = []
-    for laid in laid_out:
-        for profile in profiles:
-            found_outputs, found = outputs_for(laid, profile)
-            outputs.extend(found_outputs)
-            problems.extend(found)
-    problems = _unique(problems)
+    laid_out, outputs, problems = check(project, edition_names, profile_names)
     if errors_only(problems, strict):
         raise BuildFailed(errors_only(problems, strict))
     if not laid_out:
         raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
     entries = write_all(outputs, out_dir, pdf.render, progress)
+    profiles = select_profiles(profile_names)
     write_manifest(out_dir, entries, {(laid.edition.id, p.id) for laid in laid_out for p in profiles})
     return entries, [p for p in problems if p.severity == WARNING]
 

@@ -33,9 +33,12 @@ SCHEMAS = {
     "score-pad": "score-pad.schema.json",
     "rulebook": "rulebook.schema.json",
     "profile": "profile.schema.json",
+    "pictures": "pictures.schema.json",
+    "track": "track.schema.json",
+    "pawns": "pawns.schema.json",
 }
-DECK_KINDS = ("places", "mess", "which-way", "numbered", "blank")
-COMPONENT_KINDS = ("score-pad", "rulebook")
+DECK_KINDS = ("places", "mess", "which-way", "numbered", "blank", "pictures")
+COMPONENT_KINDS = ("score-pad", "rulebook", "track", "pawns")
 
 
 def schemas_dir() -> Path:
@@ -219,6 +222,8 @@ def card_count(data: dict) -> int:
         return len(data["items"])
     if kind == "which-way":
         return len(data["cards"])
+    if kind == "pictures":
+        return data["count"]
     if kind == "numbered":
         span = data["numbers"]["to"] - data["numbers"]["from"] + 1
         return max(span, 0) * max(len(data.get("colours", [])), 1)
@@ -339,6 +344,15 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
                 f"the edition says {entry['count']}"))
     for entry in data.get("components", []):
         source = valid.get(entry["id"])
+        if source is not None and source.data["kind"] == "pawns":
+            other = valid.get(source.data["colours_from"])
+            if other is None or other.data["kind"] != "numbered" or not other.data.get("colours"):
+                problems.append(Problem(source.ref(("colours_from",)),
+                                        f"'{source.data['colours_from']}' is not a deck of this "
+                                        "edition with player colours"))
+        if source is not None and source.data["kind"] == "track" \
+                and source.data["from"] >= source.data["to"]:
+            problems.append(Problem(source.ref(("to",)), "'to' must be greater than 'from'"))
         if source is not None and source.data["kind"] == "rulebook" \
                 and source.data["locale"] != locale:
             problems.append(Problem(source.ref(("locale",)),

@@ -26,6 +26,7 @@ from deckforge.layout.ops import (
     mix,
 )
 from deckforge.model import (
+    PictureCard,
     BlankCard,
     Deck,
     Edition,
@@ -200,6 +201,48 @@ def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
     return Face(tuple(ops))
 
 
+def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
+    """A generated placeholder picture: a sky, a sun or moon, rolling hills, and the card's
+    number in a corner. The same seed and number always give the same picture."""
+    import math
+    import random
+
+    rng = random.Random(card.seed * 100_003 + card.number)
+    hue = rng.random()
+    import colorsys
+
+    def hsv(h: float, s_: float, v: float) -> RGB:
+        return colorsys.hsv_to_rgb(h % 1.0, s_, v)
+
+    top, low = hsv(hue, 0.55, 0.55), hsv(hue + rng.uniform(0.05, 0.25), 0.35, 0.97)
+    x0, y0 = -BLEED, -BLEED
+    W, H = frame.w + 2 * BLEED, frame.h + 2 * BLEED
+    ops: list = []
+    bands = 24
+    for i in range(bands):
+        t = i / (bands - 1)
+        ops.append(Rect(x0, y0 + H * i / bands, W, H / bands + 0.5, fill=mix(low, top, t)))
+    ops.append(Circle(frame.w * rng.uniform(0.2, 0.8), frame.h * rng.uniform(0.55, 0.85),
+                      frame.w * rng.uniform(0.08, 0.16), fill=hsv(hue + 0.5, 0.25, 1.0)))
+    from deckforge.layout.ops import Polygon
+
+    for layer in range(3):
+        base = frame.h * (0.42 - layer * 0.12)
+        amp = frame.h * rng.uniform(0.03, 0.09)
+        phase = rng.uniform(0, 6.28)
+        freq = rng.uniform(1.0, 3.0)
+        pts = [(x0, y0)]
+        for k in range(33):
+            x = x0 + W * k / 32
+            pts.append((x, base + amp * math.sin(phase + freq * 6.28 * k / 32)))
+        pts.append((x0 + W, y0))
+        ops.append(Polygon(tuple(pts), fill=hsv(hue + 0.3 + layer * 0.05, 0.45, 0.55 - layer * 0.12)))
+    ops.append(Circle(SAFE + 12, SAFE + 12, 11, fill=WHITE, stroke=frame.ink, line_width=0.6))
+    ops.append(frame.text(number(card.number, frame.locale), SAFE + 1, SAFE + 20, 22, 16,
+                          TextStyle(9, MIN_TYPE, fonts.BOLD, align="centre")))
+    return Face(tuple(ops))
+
+
 def back(frame: Frame, deck: Deck, label: str, key: str, colour: RGB) -> Face:
     x, y, w, h = frame.safe
     ink = _readable_on(colour)
@@ -224,13 +267,14 @@ _FACES: dict[type, Callable] = {
     WhichWayCard: which_way_face,
     NumberCard: number_face,
     BlankCard: blank_face,
+    PictureCard: picture_face,
 }
 
 #: Back colours by deck kind, as (palette attribute or None for the card's own colour).
 def _back_colour(frame: Frame, deck: Deck, card) -> tuple[RGB, str]:
     if isinstance(card, NumberCard) and card.colour is not None:
         return hex_colour(card.colour.hex), card.colour.id
-    if deck.kind == "mess":
+    if deck.kind in ("mess", "pictures"):
         return frame.accent, ""
     if deck.kind in ("places", "blank"):
         return frame.accent_dark, ""
