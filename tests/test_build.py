@@ -13,8 +13,14 @@ from deckforge.units import CARD_SIZES_MM, MM, PAPER_SIZES_MM
 
 EN = "guess-the-mess-en"
 PROFILES = ("pnp-a4", "pnp-letter", "printer")
-EN_COUNTS = {"places": 144, "mess": 400, "which-way": 8, "spots": 8, "players": 64,
-             "blank-places": 16}
+EN_COUNTS = {
+    "places": 144,
+    "mess": 400,
+    "which-way": 8,
+    "spots": 8,
+    "players": 64,
+    "blank-places": 16,
+}
 BLEED_MM = 3.175
 
 
@@ -87,7 +93,8 @@ def _fonts(resources, seen: dict) -> None:
         if descriptor is None and "/DescendantFonts" in font:
             descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
         embedded = descriptor is not None and any(
-            k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")
+        )
         seen[str(font.get("/BaseFont"))] = embedded
     for xobject in (resources.get("/XObject") or {}).values():
         _fonts(xobject.get_object().get("/Resources"), seen)
@@ -118,8 +125,9 @@ def _page_texts(path) -> list[str]:
         pdf.close()
 
 
-@pytest.mark.parametrize("deck,file,key", [("places", "places.yaml", "places"),
-                                           ("mess", "mess.yaml", "items")])
+@pytest.mark.parametrize(
+    "deck,file,key", [("places", "places.yaml", "places"), ("mess", "mess.yaml", "items")]
+)
 def test_every_name_is_text_on_its_own_card(built, deck, file, key):
     texts = _page_texts(built / EN / "printer" / f"{deck}.pdf")
     names = _names(file, key)

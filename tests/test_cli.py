@@ -35,8 +35,18 @@ def test_usage_errors_exit_2(capsys):
 def test_four_kinds_of_problem_are_all_reported_and_the_build_is_kept(project, capsys):
     decks = project / "decks"
     out = project / "build"
-    args = ["--decks", str(decks), "build", "--edition", "guess-the-mess-en", "--out", str(out),
-            "--profile", "pnp-a4", "--quiet"]
+    args = [
+        "--decks",
+        str(decks),
+        "build",
+        "--edition",
+        "guess-the-mess-en",
+        "--out",
+        str(out),
+        "--profile",
+        "pnp-a4",
+        "--quiet",
+    ]
     assert main(args) == 0
     before = _snapshot(out)
 
@@ -48,21 +58,44 @@ def test_four_kinds_of_problem_are_all_reported_and_the_build_is_kept(project, c
     _edit(folder / "places.yaml", f"- id: {second_id}\n", "- id: kitchen\n")
     mess = (folder / "mess.yaml").read_text(encoding="utf-8")
     first_name = re.search(r"name: \{en: ([^,]+),", mess).group(1)
-    _edit(folder / "mess.yaml", f"name: {{en: {first_name},",
-          "name: {en: " + "Extraordinarily Unwieldy " * 12 + ",")
+    _edit(
+        folder / "mess.yaml",
+        f"name: {{en: {first_name},",
+        "name: {en: " + "Extraordinarily Unwieldy " * 12 + ",",
+    )
     capsys.readouterr()
 
     assert main(args) == 1
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
-    assert any(re.match(r"decks/guess-the-mess/spots\.yaml:\d+:\d+: YAML syntax error", line)
-               for line in lines), err
-    assert any(re.match(r"decks/guess-the-mess/which-way\.yaml:11:\d+: cards\[0\]\.direction: "
-                        r"'up' is not one of: left, right", line) for line in lines), err
-    assert any(re.match(r"decks/guess-the-mess/places\.yaml:\d+:\d+: places\[1\]\.id: "
-                        r"duplicate id 'kitchen' \(also at line \d+\)", line) for line in lines), err
-    assert any(re.match(r"decks/guess-the-mess/mess\.yaml:\d+:\d+: items\[0\]\.name\.en: "
-                        r"cannot fit", line) for line in lines), err
+    assert any(
+        re.match(r"decks/guess-the-mess/spots\.yaml:\d+:\d+: YAML syntax error", line)
+        for line in lines
+    ), err
+    assert any(
+        re.match(
+            r"decks/guess-the-mess/which-way\.yaml:11:\d+: cards\[0\]\.direction: "
+            r"'up' is not one of: left, right",
+            line,
+        )
+        for line in lines
+    ), err
+    assert any(
+        re.match(
+            r"decks/guess-the-mess/places\.yaml:\d+:\d+: places\[1\]\.id: "
+            r"duplicate id 'kitchen' \(also at line \d+\)",
+            line,
+        )
+        for line in lines
+    ), err
+    assert any(
+        re.match(
+            r"decks/guess-the-mess/mess\.yaml:\d+:\d+: items\[0\]\.name\.en: "
+            r"cannot fit",
+            line,
+        )
+        for line in lines
+    ), err
     assert "nothing was written" in lines[-1]
     assert _snapshot(out) == before
     assert not list(out.rglob("*.tmp"))
@@ -73,22 +106,36 @@ def test_unknown_keys_suggest_the_right_one(project, capsys):
     _edit(folder / "places.yaml", "    category: home\n", "    categry: home\n")
     assert main(["--decks", str(project / "decks"), "validate", GTM]) == 1
     err = capsys.readouterr().err
-    assert re.search(r"places\.yaml:\d+:5: places\[0\]\.categry: unknown key 'categry'; "
-                     r"did you mean 'category'\?", err), err
+    assert re.search(
+        r"places\.yaml:\d+:5: places\[0\]\.categry: unknown key 'categry'; "
+        r"did you mean 'category'\?",
+        err,
+    ), err
 
 
 def test_count_must_match_the_edition(project, capsys):
     folder = project / "decks" / GTM
-    _edit(folder / "edition.yaml", "size: poker, count: 8, back: {en: Spot", "size: poker, count: 9, back: {en: Spot")
+    _edit(
+        folder / "edition.yaml",
+        "size: poker, count: 8, back: {en: Spot",
+        "size: poker, count: 9, back: {en: Spot",
+    )
     assert main(["--decks", str(project / "decks"), "validate", GTM]) == 1
-    assert "deck 'spots' has 8 cards in decks/guess-the-mess/spots.yaml; the edition says 9" \
+    assert (
+        "deck 'spots' has 8 cards in decks/guess-the-mess/spots.yaml; the edition says 9"
         in capsys.readouterr().err
+    )
 
 
 def test_which_way_cards_never_send_a_mess_home(project, capsys):
     folder = project / "decks" / GTM
-    _edit(folder / "which-way.yaml", "{id: left-3, direction: left, distance: 3, min_players: 6}",
-          "{id: left-3, direction: left, distance: 3, min_players: 3}")
+    _edit(
+        folder / "which-way.yaml",
+        "{id: left-3, direction: left, distance: 3, min_players: 6}",
+        "{id: left-3, direction: left, distance: 3, min_players: 3}",
+    )
     assert main(["--decks", str(project / "decks"), "validate", GTM]) == 1
-    assert "'left-3' (left 3) sends a mess back to its own maker with 3 players" \
+    assert (
+        "'left-3' (left 3) sends a mess back to its own maker with 3 players"
         in capsys.readouterr().err
+    )

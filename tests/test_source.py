@@ -21,7 +21,8 @@ def test_values_remember_their_line_and_column():
 def test_duplicate_keys_are_reported_with_both_lines():
     _, problems = _load(b"id: a\nname: x\nid: b\n")
     assert [p.format() for p in problems] == [
-        "x.yaml:3:1: id: duplicate key 'id' (first defined at line 1); each key may appear only once"
+        "x.yaml:3:1: id: duplicate key 'id' (first defined at line 1); "
+        "each key may appear only once"
     ]
 
 

@@ -16,22 +16,35 @@ from deckforge.profiles import all_profiles
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="deckforge", description="Turn card-game content written in YAML into print-ready PDFs.")
+        prog="deckforge",
+        description="Turn card-game content written in YAML into print-ready PDFs.",
+    )
     parser.add_argument("--version", action="version", version=f"deckforge {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    parser.add_argument("--decks", type=Path, default=Path("decks"),
-                        help="folder of editions (default: ./decks)")
+    parser.add_argument(
+        "--decks", type=Path, default=Path("decks"), help="folder of editions (default: ./decks)"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check sources and report every problem")
-    v.add_argument("paths", nargs="*", metavar="PATH",
-                   help="edition folders, edition.yaml files or edition ids (default: all)")
+    v.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="edition folders, edition.yaml files or edition ids (default: all)",
+    )
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
     b = sub.add_parser("build", help="build editions into print-ready files")
-    b.add_argument("--edition", action="append", metavar="NAME", help="edition to build (repeat; default: all)")
-    b.add_argument("--profile", action="append", metavar="NAME", help="profile to build (repeat; default: all)")
-    b.add_argument("--out", type=Path, default=Path("build"), help="output folder (default: ./build)")
+    b.add_argument(
+        "--edition", action="append", metavar="NAME", help="edition to build (repeat; default: all)"
+    )
+    b.add_argument(
+        "--profile", action="append", metavar="NAME", help="profile to build (repeat; default: all)"
+    )
+    b.add_argument(
+        "--out", type=Path, default=Path("build"), help="output folder (default: ./build)"
+    )
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("--quiet", action="store_true", help="print only problems")
 
@@ -56,14 +69,16 @@ def _validate(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     project = Project(args.decks)
     started = time.perf_counter()
-    say = (lambda _: None) if args.quiet else (lambda path: print(f"  wrote {args.out / path}"))
+    say = (lambda _: None) if args.quiet else (lambda path: print(f"  rendered {args.out / path}"))
     entries, warnings = build(project, args.out, args.edition, args.profile, args.strict, say)
     for warning in warnings:
         print(warning.format(), file=sys.stderr)
     if not args.quiet:
         pages = sum(e["pages"] for e in entries)
-        print(f"built {len(entries)} files ({pages} pages) into {args.out}/ in "
-              f"{time.perf_counter() - started:.1f} s; see {args.out}/manifest.json")
+        print(
+            f"built {len(entries)} files ({pages} pages) into {args.out}/ in "
+            f"{time.perf_counter() - started:.1f} s; see {args.out}/manifest.json"
+        )
     return 0
 
 
@@ -75,8 +90,10 @@ def _list(args: argparse.Namespace) -> int:
         e = laid.edition
         print(f"  {e.id} ({e.locale}) {e.title}")
         for deck in e.decks:
-            print(f"    {deck.id}: {len(deck.cards)} cards, {deck.size_name} "
-                  f"{deck.size_mm[0]:g} × {deck.size_mm[1]:g} mm")
+            print(
+                f"    {deck.id}: {len(deck.cards)} cards, {deck.size_name} "
+                f"{deck.size_mm[0]:g} × {deck.size_mm[1]:g} mm"
+            )
         for component in e.components:
             print(f"    {component.id}")
     if errors_only(problems):
@@ -108,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         for problem in exc.problems:
             print(problem.format(), file=sys.stderr)
         n = len(exc.problems)
-        print(f"build failed: {n} problem{'s' if n != 1 else ''}; nothing was written",
-              file=sys.stderr)
+        print(
+            f"build failed: {n} problem{'s' if n != 1 else ''}; nothing was written",
+            file=sys.stderr,
+        )
         return 1
     except DeckforgeError as exc:
         print(f"deckforge: {exc}", file=sys.stderr)
@@ -121,8 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             traceback.print_exc()
         else:
-            print(f"deckforge: internal error: {exc!r} (run with --debug for details)",
-                  file=sys.stderr)
+            print(
+                f"deckforge: internal error: {exc!r} (run with --debug for details)",
+                file=sys.stderr,
+            )
         return 3
 
 

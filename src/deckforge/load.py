@@ -70,12 +70,22 @@ def load_edition(
             ref = manifest.ref((group, index, "source"))
             path = manifest_path.parent / entry["source"]
             if Path(entry["source"]).is_absolute() or not inside(path, root):
-                problems.append(Problem(ref, f"'{entry['source']}' is outside the project "
-                                             f"folder; sources must stay inside it"))
+                problems.append(
+                    Problem(
+                        ref,
+                        f"'{entry['source']}' is outside the project "
+                        f"folder; sources must stay inside it",
+                    )
+                )
                 continue
             if not path.is_file():
-                problems.append(Problem(ref, f"'{entry['source']}' does not exist "
-                                             f"(looked for {display_path(path, root)})"))
+                problems.append(
+                    Problem(
+                        ref,
+                        f"'{entry['source']}' does not exist "
+                        f"(looked for {display_path(path, root)})",
+                    )
+                )
                 continue
             source, found = read(path)
             problems.extend(found)

@@ -252,34 +252,60 @@ class _Builder:
         cards: list[Card] = []
         if kind == "places":
             categories = {
-                c["id"]: Category(c["id"], self.text(source, ("categories", i, "name"), c["name"]),
-                                  c["colour"])
+                c["id"]: Category(
+                    c["id"], self.text(source, ("categories", i, "name"), c["name"]), c["colour"]
+                )
                 for i, c in enumerate(data["categories"])
             }
             for i, p in enumerate(data["places"]):
-                cards.append(PlaceCard(p["id"], self.text(source, ("places", i, "name"), p["name"]),
-                                       categories[p["category"]], p.get("icon")))
+                cards.append(
+                    PlaceCard(
+                        p["id"],
+                        self.text(source, ("places", i, "name"), p["name"]),
+                        categories[p["category"]],
+                        p.get("icon"),
+                    )
+                )
         elif kind == "mess":
             for i, m in enumerate(data["items"]):
-                cards.append(MessCard(m["id"], self.text(source, ("items", i, "name"), m["name"]),
-                                      m.get("icon"), tuple(m["suggests"])))
+                cards.append(
+                    MessCard(
+                        m["id"],
+                        self.text(source, ("items", i, "name"), m["name"]),
+                        m.get("icon"),
+                        tuple(m["suggests"]),
+                    )
+                )
         elif kind == "which-way":
             labels = data["labels"]
             for i, c in enumerate(data["cards"]):
                 label = self.text(source, ("labels", c["direction"]), labels[c["direction"]])
                 players = self.text(source, ("labels", "players"), labels["players"])
-                cards.append(WhichWayCard(
-                    c["id"], c["direction"], c["distance"], c["min_players"],
-                    Text(label.value.replace("{distance}", str(c["distance"])),
-                         source.ref(("cards", i))),
-                    Text(players.value.replace("{players}", str(c["min_players"])),
-                         source.ref(("cards", i, "min_players"))),
-                ))
+                cards.append(
+                    WhichWayCard(
+                        c["id"],
+                        c["direction"],
+                        c["distance"],
+                        c["min_players"],
+                        Text(
+                            label.value.replace("{distance}", str(c["distance"])),
+                            source.ref(("cards", i)),
+                        ),
+                        Text(
+                            players.value.replace("{players}", str(c["min_players"])),
+                            source.ref(("cards", i, "min_players")),
+                        ),
+                    )
+                )
         elif kind == "numbered":
             label = self.text(source, ("label",), data["label"])
             colours = [
-                PlayerColour(c["id"], self.text(source, ("colours", i, "name"), c["name"]),
-                             c["hex"], c["symbol"])
+                PlayerColour(
+                    c["id"],
+                    self.text(source, ("colours", i, "name"), c["name"]),
+                    c["hex"],
+                    c["symbol"],
+                )
                 for i, c in enumerate(data.get("colours", []))
             ] or [None]
             for colour in colours:
@@ -301,7 +327,8 @@ class _Builder:
             size_mm=CARD_SIZES_MM[entry["size"]],
             cards=tuple(cards),
             back_label=self.text(self.loaded.manifest, ("decks", index, "back"), back)
-            if back is not None else None,
+            if back is not None
+            else None,
             ref=self.loaded.manifest.ref(("decks", index)),
         )
 
@@ -315,27 +342,39 @@ class _Builder:
                 title=self.text(source, ("title",), data["title"]),
                 players=data["players"],
                 rounds=data["rounds"],
-                columns=tuple(self.text(source, ("columns", i), c)
-                              for i, c in enumerate(data["columns"])),
+                columns=tuple(
+                    self.text(source, ("columns", i), c) for i, c in enumerate(data["columns"])
+                ),
                 labels={k: self.text(source, ("labels", k), v) for k, v in labels.items()},
             )
         if data["kind"] == "track":
-            return Track(entry["id"], self.text(source, ("title",), data["title"]), data["from"],
-                         data["to"], data.get("sheets", 2))
+            return Track(
+                entry["id"],
+                self.text(source, ("title",), data["title"]),
+                data["from"],
+                data["to"],
+                data.get("sheets", 2),
+            )
         if data["kind"] == "pawns":
             deck_source = self.loaded.decks[data["colours_from"]]
             colours = tuple(
-                PlayerColour(c["id"], self.text(deck_source, ("colours", i, "name"), c["name"]),
-                             c["hex"], c["symbol"])
-                for i, c in enumerate(deck_source.data["colours"]))
+                PlayerColour(
+                    c["id"],
+                    self.text(deck_source, ("colours", i, "name"), c["name"]),
+                    c["hex"],
+                    c["symbol"],
+                )
+                for i, c in enumerate(deck_source.data["colours"])
+            )
             return Pawns(entry["id"], self.text(source, ("label",), data["label"]), colours)
         return Rulebook(
             id=entry["id"],
             title=data["title"],
             subtitle=data.get("subtitle", ""),
             locale=data["locale"],
-            sections=tuple(self.section(source, ("sections", i), s)
-                           for i, s in enumerate(data["sections"])),
+            sections=tuple(
+                self.section(source, ("sections", i), s) for i, s in enumerate(data["sections"])
+            ),
             credits=CREDITS,
         )
 
@@ -343,26 +382,39 @@ class _Builder:
         blocks: list[Block] = []
         for i, block in enumerate(data.get("blocks", [])):
             bpath = path + ("blocks", i)
-            (kind, value), = block.items()
+            ((kind, value),) = block.items()
             if kind in ("paragraph", "note"):
                 blocks.append(Block(kind, texts=(Text(value, source.ref(bpath + (kind,))),)))
             elif kind == "bullets":
-                blocks.append(Block(kind, texts=tuple(
-                    Text(v, source.ref(bpath + (kind, j))) for j, v in enumerate(value))))
+                blocks.append(
+                    Block(
+                        kind,
+                        texts=tuple(
+                            Text(v, source.ref(bpath + (kind, j))) for j, v in enumerate(value)
+                        ),
+                    )
+                )
             else:
                 start = value.get("start", 1)
                 steps = tuple(
-                    Step(start + j, Text(item["text"], source.ref(bpath + ("steps", "items", j))),
-                         tuple(Text(s, source.ref(bpath + ("steps", "items", j, "substeps", k)))
-                               for k, s in enumerate(item.get("substeps", []))))
+                    Step(
+                        start + j,
+                        Text(item["text"], source.ref(bpath + ("steps", "items", j))),
+                        tuple(
+                            Text(s, source.ref(bpath + ("steps", "items", j, "substeps", k)))
+                            for k, s in enumerate(item.get("substeps", []))
+                        ),
+                    )
                     for j, item in enumerate(value["items"])
                 )
                 blocks.append(Block("steps", steps=steps))
         return Section(
             heading=Text(data["heading"], source.ref(path + ("heading",))),
             blocks=tuple(blocks),
-            sections=tuple(self.section(source, path + ("sections", i), s)
-                           for i, s in enumerate(data.get("sections", []))),
+            sections=tuple(
+                self.section(source, path + ("sections", i), s)
+                for i, s in enumerate(data.get("sections", []))
+            ),
         )
 
 
@@ -378,6 +430,7 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
     def sound(entry: dict, table: dict[str, Source]) -> bool:
         source = table.get(entry["id"])
         return source is not None and source.display not in skip
+
     players = manifest.get("players", {"min": 1, "max": 8})
     return Edition(
         id=manifest["id"],
@@ -386,10 +439,14 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
         locale=manifest["locale"],
         players=(players["min"], players["max"]),
         palette=Palette(**manifest.get("colours", {})),
-        decks=tuple(builder.deck(i, d) for i, d in enumerate(manifest["decks"])
-                    if sound(d, loaded.decks)),
-        components=tuple(builder.component(c) for c in manifest.get("components", [])
-                         if sound(c, loaded.components)),
+        decks=tuple(
+            builder.deck(i, d) for i, d in enumerate(manifest["decks"]) if sound(d, loaded.decks)
+        ),
+        components=tuple(
+            builder.component(c)
+            for c in manifest.get("components", [])
+            if sound(c, loaded.components)
+        ),
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
     )

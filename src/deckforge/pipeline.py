@@ -137,12 +137,19 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
             continue
         relpath = f"{edition.id}/{profile.id}/{deck.id}.pdf"
         bleed = profile.bleed if profile.mode == "single" else 0.0
-        entry = {**base, "path": relpath, "kind": "cards", "deck": deck.id, "cards": len(cards),
-                 "pages": len(pages), "trim_mm": [round(deck.size_mm[0], 2),
-                                                  round(deck.size_mm[1], 2)],
-                 "bleed_mm": round(to_mm(bleed), 3)}
-        outputs.append(Output(relpath, Document(tuple(pages), f"{edition.title} – {deck.id}"),
-                              entry))
+        entry = {
+            **base,
+            "path": relpath,
+            "kind": "cards",
+            "deck": deck.id,
+            "cards": len(cards),
+            "pages": len(pages),
+            "trim_mm": [round(deck.size_mm[0], 2), round(deck.size_mm[1], 2)],
+            "bleed_mm": round(to_mm(bleed), 3),
+        }
+        outputs.append(
+            Output(relpath, Document(tuple(pages), f"{edition.title} – {deck.id}"), entry)
+        )
     for component in edition.components:
         if isinstance(component, ScorePad):
             pages, found = documents.score_pad(edition, component, profile)
@@ -164,17 +171,25 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
         relpath = f"{edition.id}/{profile.id}/{component.id}.pdf"
         first = pages[0]
         trim = first.trim_box or (0, 0, first.width, first.height)
-        entry = {**base, "path": relpath, "kind": kind, "deck": component.id, "cards": 0,
-                 "pages": len(pages),
-                 "trim_mm": [round(to_mm(trim[2] - trim[0]), 2), round(to_mm(trim[3] - trim[1]), 2)],
-                 "bleed_mm": round(to_mm(profile.document_bleed), 3)}
-        outputs.append(Output(relpath, Document(tuple(pages), f"{edition.title} – {component.id}"),
-                              entry))
+        entry = {
+            **base,
+            "path": relpath,
+            "kind": kind,
+            "deck": component.id,
+            "cards": 0,
+            "pages": len(pages),
+            "trim_mm": [round(to_mm(trim[2] - trim[0]), 2), round(to_mm(trim[3] - trim[1]), 2)],
+            "bleed_mm": round(to_mm(profile.document_bleed), 3),
+        }
+        outputs.append(
+            Output(relpath, Document(tuple(pages), f"{edition.title} – {component.id}"), entry)
+        )
     return outputs, problems
 
 
-def check(project: Project, edition_names: list[str] | None = None,
-          profile_names: list[str] | None = None) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+def check(
+    project: Project, edition_names: list[str] | None = None, profile_names: list[str] | None = None
+) -> tuple[list[LaidOut], list[Output], list[Problem]]:
     """Everything short of writing: load, validate, model, lay out and impose every
     edition under every profile; returns what would be written and every problem."""
     profiles = select_profiles(profile_names)
@@ -192,9 +207,14 @@ def check(project: Project, edition_names: list[str] | None = None,
     return laid_out, outputs, _unique(problems)
 
 
-def build(project: Project, out_dir: Path, edition_names: list[str] | None = None,
-          profile_names: list[str] | None = None, strict: bool = False,
-          progress: Callable[[str], None] | None = None) -> tuple[list[dict], list[Problem]]:
+def build(
+    project: Project,
+    out_dir: Path,
+    edition_names: list[str] | None = None,
+    profile_names: list[str] | None = None,
+    strict: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[dict], list[Problem]]:
     """Build editions × profiles into ``out_dir``; raises BuildFailed before writing anything
     if any source has an error. Returns the manifest entries written and the warnings."""
     laid_out, outputs, problems = check(project, edition_names, profile_names)
@@ -204,7 +224,9 @@ def build(project: Project, out_dir: Path, edition_names: list[str] | None = Non
         raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
     entries = write_all(outputs, out_dir, pdf.render, progress)
     profiles = select_profiles(profile_names)
-    write_manifest(out_dir, entries, {(laid.edition.id, p.id) for laid in laid_out for p in profiles})
+    write_manifest(
+        out_dir, entries, {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
+    )
     return entries, [p for p in problems if p.severity == WARNING]
 
 

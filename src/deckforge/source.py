@@ -98,8 +98,10 @@ class _Converter:
     def convert(self, node: yaml.Node, path: Path_, depth: int) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
-            raise _TooBig(node, f"the file expands to more than {MAX_NODES:,} values "
-                                "(aliases used too often?)")
+            raise _TooBig(
+                node,
+                f"the file expands to more than {MAX_NODES:,} values (aliases used too often?)",
+            )
         if depth > MAX_DEPTH:
             raise _TooBig(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.source.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
@@ -158,8 +160,10 @@ def load_yaml(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             return None, [
-                Problem(SourceRef(display), f"the file is {size:,} bytes; the limit is "
-                                            f"{MAX_FILE_BYTES:,}")
+                Problem(
+                    SourceRef(display),
+                    f"the file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                )
             ]
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -174,8 +178,10 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
     if b"\x00" in raw:
         line, column = _line_column(raw, raw.index(b"\x00"))
         return None, [
-            Problem(SourceRef(display, line, column), "the file contains a NUL byte; "
-                                                      "is it a binary file?")
+            Problem(
+                SourceRef(display, line, column),
+                "the file contains a NUL byte; is it a binary file?",
+            )
         ]
     try:
         text = raw.decode("utf-8-sig")

@@ -101,7 +101,9 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     """A plain-words message, and whether it is about a key (not a value)."""
     v, value, arg = error.validator, error.instance, error.validator_value
     if v == "type":
-        wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in ([arg] if isinstance(arg, str) else arg))
+        wanted = " or ".join(
+            _TYPE_WORDS.get(t, t) for t in ([arg] if isinstance(arg, str) else arg)
+        )
         return f"expected {wanted}, got {_describe(value)} {value!r}", False
     if v == "required":
         missing = [k for k in arg if k not in value]
@@ -118,7 +120,10 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     if v == "minLength":
         return "must not be empty" if arg == 1 else f"needs at least {arg} characters", False
     if v in ("minimum", "maximum"):
-        return f"{value!r} is {'below the minimum' if v == 'minimum' else 'above the maximum'} {arg}", False
+        return (
+            f"{value!r} is {'below the minimum' if v == 'minimum' else 'above the maximum'} {arg}",
+            False,
+        )
     if v == "minItems":
         return f"needs at least {arg} item(s)", False
     if v == "maxItems":
@@ -137,8 +142,11 @@ def schema_problems(source: Source, kind: str) -> Iterator[Problem]:
                 if key not in allowed:
                     path = (*error.absolute_path, key)
                     guess = difflib.get_close_matches(key, allowed, n=1)
-                    hint = f"; did you mean '{guess[0]}'?" if guess else (
-                        f"; allowed keys: {', '.join(allowed)}")
+                    hint = (
+                        f"; did you mean '{guess[0]}'?"
+                        if guess
+                        else (f"; allowed keys: {', '.join(allowed)}")
+                    )
                     yield Problem(source.ref(path, key=True), f"unknown key '{key}'{hint}")
             continue
         best = _best(error)
@@ -150,8 +158,9 @@ def _norm(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def _unique(source: Source, entries: list, list_key: str, field: str, locale: str | None,
-            what: str) -> Iterator[Problem]:
+def _unique(
+    source: Source, entries: list, list_key: str, field: str, locale: str | None, what: str
+) -> Iterator[Problem]:
     seen: dict[str, int] = {}
     for index, entry in enumerate(entries):
         value = entry.get(field)
@@ -184,8 +193,10 @@ def hidden_characters(source: Source) -> Iterator[Problem]:
     for path, value in _texts(source.data):
         for ch in value:
             if ch in BIDI_OVERRIDES:
-                yield Problem(source.ref(path), f"contains the invisible direction override "
-                                                f"U+{ord(ch):04X}; remove it")
+                yield Problem(
+                    source.ref(path),
+                    f"contains the invisible direction override U+{ord(ch):04X}; remove it",
+                )
                 break
             if unicodedata.category(ch) == "Cc" and ch not in "\n\t":
                 yield Problem(source.ref(path), f"contains the control character U+{ord(ch):04X}")
@@ -202,8 +213,11 @@ def _translation_problems(source: Source, locale: str) -> Iterator[Problem]:
 
 def _walk_text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
     if isinstance(data, dict):
-        if data and all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data) \
-                and all(isinstance(v, str) for v in data.values()):
+        if (
+            data
+            and all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data)
+            and all(isinstance(v, str) for v in data.values())
+        ):
             yield path, data
             return
         for k, v in data.items():
@@ -245,9 +259,11 @@ def which_way_problems(source: Source, players: tuple[int, int]) -> Iterator[Pro
                 )
                 break
         if card["min_players"] > high:
-            yield Problem(source.ref(("cards", index, "min_players")),
-                          f"min_players {card['min_players']} is more than the edition's "
-                          f"{high} players; the card is never used")
+            yield Problem(
+                source.ref(("cards", index, "min_players")),
+                f"min_players {card['min_players']} is more than the edition's "
+                f"{high} players; the card is never used",
+            )
     for n in range(low, high + 1):
         if not any(c["min_players"] <= n for c in cards):
             yield Problem(source.ref(("cards",)), f"no card is used with {n} players")
@@ -266,8 +282,10 @@ def deck_problems(source: Source, locale: str, categories: set[str] | None) -> I
             if place["category"] not in ids:
                 guess = difflib.get_close_matches(place["category"], sorted(ids), n=1)
                 hint = f"; did you mean '{guess[0]}'?" if guess else ""
-                yield Problem(source.ref(("places", index, "category")),
-                              f"unknown category '{place['category']}'{hint}")
+                yield Problem(
+                    source.ref(("places", index, "category")),
+                    f"unknown category '{place['category']}'{hint}",
+                )
     elif kind == "mess":
         yield from _unique(source, data["items"], "items", "id", None, "id")
         yield from _unique(source, data["items"], "items", "name", locale, "name")
@@ -275,8 +293,10 @@ def deck_problems(source: Source, locale: str, categories: set[str] | None) -> I
             for index, item in enumerate(data["items"]):
                 for j, category in enumerate(item["suggests"]):
                     if category not in categories:
-                        yield Problem(source.ref(("items", index, "suggests", j)),
-                                      f"unknown place category '{category}'")
+                        yield Problem(
+                            source.ref(("items", index, "suggests", j)),
+                            f"unknown place category '{category}'",
+                        )
     elif kind == "which-way":
         yield from _unique(source, data["cards"], "cards", "id", None, "id")
     elif kind == "numbered":
@@ -313,10 +333,13 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
                 continue
             kind = source.data.get("kind") if isinstance(source.data, dict) else None
             if kind not in kinds:
-                problems.append(Problem(
-                    source.ref(("kind",)) if isinstance(source.data, dict) else source.ref(),
-                    f"'kind' must be one of: {', '.join(kinds)} (a {group[:-1]} of "
-                    f"{manifest.display} line {manifest.ref((group, index)).line})"))
+                problems.append(
+                    Problem(
+                        source.ref(("kind",)) if isinstance(source.data, dict) else source.ref(),
+                        f"'kind' must be one of: {', '.join(kinds)} (a {group[:-1]} of "
+                        f"{manifest.display} line {manifest.ref((group, index)).line})",
+                    )
+                )
                 continue
             found = list(schema_problems(source, kind))
             found.extend(hidden_characters(source))
@@ -326,7 +349,7 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
                 valid[entry["id"]] = source
 
     categories = None
-    for deck_id, source in valid.items():
+    for source in valid.values():
         if source.data["kind"] == "places":
             categories = (categories or set()) | {c["id"] for c in source.data["categories"]}
     for index, entry in enumerate(data["decks"]):
@@ -338,26 +361,42 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
             problems.extend(which_way_problems(source, players))
         count = card_count(source.data)
         if count != entry["count"]:
-            problems.append(Problem(
-                manifest.ref(("decks", index, "count")),
-                f"deck '{entry['id']}' has {count} cards in {source.display}; "
-                f"the edition says {entry['count']}"))
+            problems.append(
+                Problem(
+                    manifest.ref(("decks", index, "count")),
+                    f"deck '{entry['id']}' has {count} cards in {source.display}; "
+                    f"the edition says {entry['count']}",
+                )
+            )
     for entry in data.get("components", []):
         source = valid.get(entry["id"])
         if source is not None and source.data["kind"] == "pawns":
             other = valid.get(source.data["colours_from"])
             if other is None or other.data["kind"] != "numbered" or not other.data.get("colours"):
-                problems.append(Problem(source.ref(("colours_from",)),
-                                        f"'{source.data['colours_from']}' is not a deck of this "
-                                        "edition with player colours"))
-        if source is not None and source.data["kind"] == "track" \
-                and source.data["from"] >= source.data["to"]:
+                problems.append(
+                    Problem(
+                        source.ref(("colours_from",)),
+                        f"'{source.data['colours_from']}' is not a deck of this "
+                        "edition with player colours",
+                    )
+                )
+        if (
+            source is not None
+            and source.data["kind"] == "track"
+            and source.data["from"] >= source.data["to"]
+        ):
             problems.append(Problem(source.ref(("to",)), "'to' must be greater than 'from'"))
-        if source is not None and source.data["kind"] == "rulebook" \
-                and source.data["locale"] != locale:
-            problems.append(Problem(source.ref(("locale",)),
-                                    f"the rulebook is in '{source.data['locale']}' but the "
-                                    f"edition is '{locale}'"))
+        if (
+            source is not None
+            and source.data["kind"] == "rulebook"
+            and source.data["locale"] != locale
+        ):
+            problems.append(
+                Problem(
+                    source.ref(("locale",)),
+                    f"the rulebook is in '{source.data['locale']}' but the edition is '{locale}'",
+                )
+            )
     return _dedupe(problems)
 
 

@@ -33,9 +33,12 @@ def _temp_beside(target: Path) -> Path:
     return Path(name)
 
 
-def write_all(outputs: Iterable[Output], out_dir: Path,
-              render: Callable[[Document, Path], None],
-              progress: Callable[[str], None] | None = None) -> list[dict]:
+def write_all(
+    outputs: Iterable[Output],
+    out_dir: Path,
+    render: Callable[[Document, Path], None],
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
     """Render all outputs, then rename each into place; returns their manifest entries."""
     staged: list[tuple[Path, Path]] = []
     entries: list[dict] = []
@@ -77,8 +80,9 @@ def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, 
     merged = sorted(kept + entries, key=lambda e: (e["edition"], e["profile"], e["path"]))
     temp = _temp_beside(path)
     try:
-        temp.write_text(json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        temp.write_text(
+            json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         os.replace(temp, path)
     finally:
         temp.unlink(missing_ok=True)

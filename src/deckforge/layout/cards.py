@@ -26,12 +26,12 @@ from deckforge.layout.ops import (
     mix,
 )
 from deckforge.model import (
-    PictureCard,
     BlankCard,
     Deck,
     Edition,
     MessCard,
     NumberCard,
+    PictureCard,
     PlaceCard,
     WhichWayCard,
 )
@@ -69,8 +69,16 @@ class Frame:
     def background(self, colour: RGB) -> Rect:
         return Rect(-BLEED, -BLEED, self.w + 2 * BLEED, self.h + 2 * BLEED, fill=colour)
 
-    def text(self, value: str, x: float, top: float, w: float, h: float, style: TextStyle,
-             colour: RGB | None = None) -> Text:
+    def text(
+        self,
+        value: str,
+        x: float,
+        top: float,
+        w: float,
+        h: float,
+        style: TextStyle,
+        colour: RGB | None = None,
+    ) -> Text:
         return Text(x, top, w, fit(value, w, h, style, self.locale), colour or self.ink)
 
 
@@ -97,16 +105,42 @@ def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
         Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=colour),
     ]
     on_band = _readable_on(colour)
-    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 2, w, 16,
-                          TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"), on_band))
-    ops.append(frame.text(card.category.name.value, x, frame.h - SAFE - 20, w, 16,
-                          TextStyle(9, MIN_TYPE, align="centre"), on_band))
+    ops.append(
+        frame.text(
+            deck_label.upper(),
+            x,
+            frame.h - SAFE - 2,
+            w,
+            16,
+            TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"),
+            on_band,
+        )
+    )
+    ops.append(
+        frame.text(
+            card.category.name.value,
+            x,
+            frame.h - SAFE - 20,
+            w,
+            16,
+            TextStyle(9, MIN_TYPE, align="centre"),
+            on_band,
+        )
+    )
     side = min(w * 0.62, frame.h * 0.34)
     cy = frame.h - band - 10 - side / 2
     ops.extend(_picture_area(frame, frame.w / 2, cy, side, colour))
     name_top = cy - side / 2 - 8
-    ops.append(frame.text(card.name.value, x + 2, name_top, w - 4, name_top - y,
-                          TextStyle(20, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre")))
+    ops.append(
+        frame.text(
+            card.name.value,
+            x + 2,
+            name_top,
+            w - 4,
+            name_top - y,
+            TextStyle(20, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+        )
+    )
     return Face(tuple(ops))
 
 
@@ -120,27 +154,63 @@ def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
     cy = frame.h - SAFE - 6 - side / 2
     ops.extend(_picture_area(frame, frame.w / 2, cy, side, mix(frame.accent, WHITE, 0.6)))
     top = cy - side / 2 - 6
-    ops.append(frame.text(card.name.value, x + 2, top, w - 4, top - y - 2,
-                          TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3,
-                                    align="centre")))
+    ops.append(
+        frame.text(
+            card.name.value,
+            x + 2,
+            top,
+            w - 4,
+            top - y - 2,
+            TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+        )
+    )
     return Face(tuple(ops))
 
 
 def which_way_face(frame: Frame, card: WhichWayCard, deck_label: str) -> Face:
     x, y, w, h = frame.safe
-    ops: list = [frame.background(frame.paper),
-                 Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=2, radius=8)]
-    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 4, w, 16,
-                          TextStyle(10, MIN_TYPE, fonts.BOLD, align="centre"), frame.accent_dark))
+    ops: list = [
+        frame.background(frame.paper),
+        Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=2, radius=8),
+    ]
+    ops.append(
+        frame.text(
+            deck_label.upper(),
+            x,
+            frame.h - SAFE - 4,
+            w,
+            16,
+            TextStyle(10, MIN_TYPE, fonts.BOLD, align="centre"),
+            frame.accent_dark,
+        )
+    )
     arrow_w, arrow_h = w * 0.8, frame.h * 0.28
-    ops.append(shapes.arrow(frame.w / 2 - arrow_w / 2, frame.h * 0.5, arrow_w, arrow_h,
-                            card.direction, frame.accent))
-    ops.append(frame.text(card.label.value, x, frame.h * 0.46, w, 60,
-                          TextStyle(30, 12, fonts.BOLD, leading=1.05, max_lines=2,
-                                    align="centre")))
-    ops.append(frame.text(card.players_label.value, x, y + 26, w, 24,
-                          TextStyle(14, MIN_TYPE, fonts.BOLD, align="centre"),
-                          frame.accent_dark))
+    ops.append(
+        shapes.arrow(
+            frame.w / 2 - arrow_w / 2, frame.h * 0.5, arrow_w, arrow_h, card.direction, frame.accent
+        )
+    )
+    ops.append(
+        frame.text(
+            card.label.value,
+            x,
+            frame.h * 0.46,
+            w,
+            60,
+            TextStyle(30, 12, fonts.BOLD, leading=1.05, max_lines=2, align="centre"),
+        )
+    )
+    ops.append(
+        frame.text(
+            card.players_label.value,
+            x,
+            y + 26,
+            w,
+            24,
+            TextStyle(14, MIN_TYPE, fonts.BOLD, align="centre"),
+            frame.accent_dark,
+        )
+    )
     return Face(tuple(ops))
 
 
@@ -148,30 +218,69 @@ def number_face(frame: Frame, card: NumberCard, deck_label: str) -> Face:
     x, y, w, h = frame.safe
     digits = number(card.number, frame.locale)
     if card.colour is None:
-        fill, ink = frame.paper, frame.ink
-        ops: list = [frame.background(fill),
-                     Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.ink, line_width=2, radius=8),
-                     Circle(frame.w / 2, frame.h / 2, w * 0.42, fill=frame.accent)]
-        ops.append(frame.text(digits, x, frame.h / 2 + 40, w, 80,
-                              TextStyle(72, 24, fonts.BOLD, align="centre"), WHITE))
-        ops.append(frame.text(card.label.value.upper(), x, frame.h - SAFE - 4, w, 18,
-                              TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre")))
+        ops: list = [
+            frame.background(frame.paper),
+            Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.ink, line_width=2, radius=8),
+            Circle(frame.w / 2, frame.h / 2, w * 0.42, fill=frame.accent),
+        ]
+        ops.append(
+            frame.text(
+                digits,
+                x,
+                frame.h / 2 + 40,
+                w,
+                80,
+                TextStyle(72, 24, fonts.BOLD, align="centre"),
+                WHITE,
+            )
+        )
+        ops.append(
+            frame.text(
+                card.label.value.upper(),
+                x,
+                frame.h - SAFE - 4,
+                w,
+                18,
+                TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"),
+            )
+        )
         return Face(tuple(ops))
     colour = hex_colour(card.colour.hex)
-    ink = _readable_on(colour)
-    ops = [frame.background(colour),
-           Rect(x, y, w, h, fill=mix(colour, WHITE, 0.85), radius=10)]
-    ops.append(frame.text(digits, x, frame.h / 2 + 46, w, 92,
-                          TextStyle(80, 24, fonts.BOLD, align="centre"), mix(colour, frame.ink, 0.55)))
+    ops = [frame.background(colour), Rect(x, y, w, h, fill=mix(colour, WHITE, 0.85), radius=10)]
+    ops.append(
+        frame.text(
+            digits,
+            x,
+            frame.h / 2 + 46,
+            w,
+            92,
+            TextStyle(80, 24, fonts.BOLD, align="centre"),
+            mix(colour, frame.ink, 0.55),
+        )
+    )
     corner = 16
     for cx, cy in ((x + 14, frame.h - SAFE - 14), (frame.w - SAFE - 14, y + 14)):
-        ops.append(shapes.symbol(card.colour.symbol, cx, cy, corner, fill=colour,
-                                 stroke=frame.ink, line_width=0.8))
-    ops.append(shapes.symbol(card.colour.symbol, frame.w / 2, y + 52, 26, fill=colour,
-                             stroke=frame.ink, line_width=1))
-    ops.append(frame.text(card.colour.name.value, x, y + 34, w, 20,
-                          TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"), frame.ink))
-    del ink
+        ops.append(
+            shapes.symbol(
+                card.colour.symbol, cx, cy, corner, fill=colour, stroke=frame.ink, line_width=0.8
+            )
+        )
+    ops.append(
+        shapes.symbol(
+            card.colour.symbol, frame.w / 2, y + 52, 26, fill=colour, stroke=frame.ink, line_width=1
+        )
+    )
+    ops.append(
+        frame.text(
+            card.colour.name.value,
+            x,
+            y + 34,
+            w,
+            20,
+            TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"),
+            frame.ink,
+        )
+    )
     return Face(tuple(ops))
 
 
@@ -183,14 +292,26 @@ def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
         frame.background(mix(neutral, WHITE, 0.85)),
         Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=neutral),
     ]
-    ops.append(frame.text(deck_label.upper(), x, frame.h - SAFE - 2, w, 16,
-                          TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"), WHITE))
+    ops.append(
+        frame.text(
+            deck_label.upper(),
+            x,
+            frame.h - SAFE - 2,
+            w,
+            16,
+            TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"),
+            WHITE,
+        )
+    )
     side = min(w * 0.62, frame.h * 0.34)
     cy = frame.h - band - 10 - side / 2
     ops.append(Circle(frame.w / 2, cy, side / 2, fill=WHITE, stroke=neutral, line_width=1))
     top = cy - side / 2 - 6
-    ops.append(frame.text(card.prompt.value, x, top, w, 22,
-                          TextStyle(10, MIN_TYPE, align="centre"), neutral))
+    ops.append(
+        frame.text(
+            card.prompt.value, x, top, w, 22, TextStyle(10, MIN_TYPE, align="centre"), neutral
+        )
+    )
     gap = 22.0
     first = top - 22 - gap
     for i in range(card.lines):
@@ -222,8 +343,14 @@ def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
     for i in range(bands):
         t = i / (bands - 1)
         ops.append(Rect(x0, y0 + H * i / bands, W, H / bands + 0.5, fill=mix(low, top, t)))
-    ops.append(Circle(frame.w * rng.uniform(0.2, 0.8), frame.h * rng.uniform(0.55, 0.85),
-                      frame.w * rng.uniform(0.08, 0.16), fill=hsv(hue + 0.5, 0.25, 1.0)))
+    ops.append(
+        Circle(
+            frame.w * rng.uniform(0.2, 0.8),
+            frame.h * rng.uniform(0.55, 0.85),
+            frame.w * rng.uniform(0.08, 0.16),
+            fill=hsv(hue + 0.5, 0.25, 1.0),
+        )
+    )
     from deckforge.layout.ops import Polygon
 
     for layer in range(3):
@@ -236,28 +363,66 @@ def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
             x = x0 + W * k / 32
             pts.append((x, base + amp * math.sin(phase + freq * 6.28 * k / 32)))
         pts.append((x0 + W, y0))
-        ops.append(Polygon(tuple(pts), fill=hsv(hue + 0.3 + layer * 0.05, 0.45, 0.55 - layer * 0.12)))
+        ops.append(
+            Polygon(tuple(pts), fill=hsv(hue + 0.3 + layer * 0.05, 0.45, 0.55 - layer * 0.12))
+        )
     ops.append(Circle(SAFE + 12, SAFE + 12, 11, fill=WHITE, stroke=frame.ink, line_width=0.6))
-    ops.append(frame.text(number(card.number, frame.locale), SAFE + 1, SAFE + 20, 22, 16,
-                          TextStyle(9, MIN_TYPE, fonts.BOLD, align="centre")))
+    ops.append(
+        frame.text(
+            number(card.number, frame.locale),
+            SAFE + 1,
+            SAFE + 20,
+            22,
+            16,
+            TextStyle(9, MIN_TYPE, fonts.BOLD, align="centre"),
+        )
+    )
     return Face(tuple(ops))
 
 
 def back(frame: Frame, deck: Deck, label: str, key: str, colour: RGB) -> Face:
     x, y, w, h = frame.safe
     ink = _readable_on(colour)
-    ops: list = [frame.background(colour),
-                 Rect(x, y, w, h, stroke=ink, line_width=1.5, radius=10),
-                 Rect(x + 5, y + 5, w - 10, h - 10, stroke=mix(colour, ink, 0.4), line_width=0.6,
-                      radius=7)]
-    ops.append(frame.text(frame.title, x + 8, frame.h / 2 + 28, w - 16, 64,
-                          TextStyle(min(26.0, frame.w / 7), 10, fonts.BOLD, leading=1.05,
-                                    max_lines=2, align="centre"), ink))
+    ops: list = [
+        frame.background(colour),
+        Rect(x, y, w, h, stroke=ink, line_width=1.5, radius=10),
+        Rect(x + 5, y + 5, w - 10, h - 10, stroke=mix(colour, ink, 0.4), line_width=0.6, radius=7),
+    ]
+    ops.append(
+        frame.text(
+            frame.title,
+            x + 8,
+            frame.h / 2 + 28,
+            w - 16,
+            64,
+            TextStyle(
+                min(26.0, frame.w / 7), 10, fonts.BOLD, leading=1.05, max_lines=2, align="centre"
+            ),
+            ink,
+        )
+    )
     if label:
-        ops.append(Line(frame.w / 2 - 20, frame.h / 2 - 42, frame.w / 2 + 20, frame.h / 2 - 42,
-                        stroke=ink, line_width=1))
-        ops.append(frame.text(label.upper(), x + 8, frame.h / 2 - 48, w - 16, 20,
-                              TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"), ink))
+        ops.append(
+            Line(
+                frame.w / 2 - 20,
+                frame.h / 2 - 42,
+                frame.w / 2 + 20,
+                frame.h / 2 - 42,
+                stroke=ink,
+                line_width=1,
+            )
+        )
+        ops.append(
+            frame.text(
+                label.upper(),
+                x + 8,
+                frame.h / 2 - 48,
+                w - 16,
+                20,
+                TextStyle(12, MIN_TYPE, fonts.BOLD, align="centre"),
+                ink,
+            )
+        )
     return Face(tuple(ops), key=key)
 
 
@@ -270,8 +435,9 @@ _FACES: dict[type, Callable] = {
     PictureCard: picture_face,
 }
 
-#: Back colours by deck kind, as (palette attribute or None for the card's own colour).
+
 def _back_colour(frame: Frame, deck: Deck, card) -> tuple[RGB, str]:
+    """A deck's back colour, and a variant name where cards' backs differ (player colours)."""
     if isinstance(card, NumberCard) and card.colour is not None:
         return hex_colour(card.colour.hex), card.colour.id
     if deck.kind in ("mess", "pictures"):
@@ -285,8 +451,16 @@ def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem
     """Every card of a deck, or the problems that stop it (text that cannot fit)."""
     w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])
     palette = edition.palette
-    frame = Frame(w, h, edition.locale, hex_colour(palette.ink), hex_colour(palette.paper),
-                  hex_colour(palette.accent), hex_colour(palette.accent_dark), edition.title)
+    frame = Frame(
+        w,
+        h,
+        edition.locale,
+        hex_colour(palette.ink),
+        hex_colour(palette.paper),
+        hex_colour(palette.accent),
+        hex_colour(palette.accent_dark),
+        edition.title,
+    )
     label = deck.back_label.value if deck.back_label else ""
     cards: list[Card] = []
     problems: list[Problem] = []

@@ -45,9 +45,14 @@ class Sheet:
         b = self.bleed
         W, H = self.w + 2 * b, self.h + 2 * b
         face = Face(ops)
-        return Page(W, H, (Placement(face, b, b, (0.0, 0.0, W, H)),),
-                    trim_box=(b, b, b + self.w, b + self.h) if b else None,
-                    bleed_box=(0.0, 0.0, W, H) if b else None, label=label)
+        return Page(
+            W,
+            H,
+            (Placement(face, b, b, (0.0, 0.0, W, H)),),
+            trim_box=(b, b, b + self.w, b + self.h) if b else None,
+            bleed_box=(0.0, 0.0, W, H) if b else None,
+            label=label,
+        )
 
 
 def _sheet(profile: Profile, landscape: bool) -> Sheet:
@@ -62,14 +67,18 @@ class _Ref(Exception):
         self.text, self.error = text, error
 
 
-def _set(text: SourceText, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
+def _set(
+    text: SourceText, width: float, height: float, style: TextStyle, locale: str
+) -> FittedText:
     try:
         return fit(text.value, width, height, style, locale)
     except FitError as exc:
         raise _Ref(text, exc) from exc
 
 
-def score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> tuple[list[Page], list[Problem]]:
+def score_pad(
+    edition: Edition, pad: ScorePad, profile: Profile
+) -> tuple[list[Page], list[Problem]]:
     """One landscape sheet: a row per round plus tiebreak and total, a column pair per player."""
     try:
         return [_score_pad(edition, pad, profile)], []
@@ -84,13 +93,33 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
     ink = hex_colour(edition.palette.ink)
     accent = hex_colour(edition.palette.accent)
     margin = max(mm(10), sheet.bleed + mm(8))
-    ops: list = [Rect(-sheet.bleed, -sheet.bleed, sheet.w + 2 * sheet.bleed,
-                      sheet.h + 2 * sheet.bleed, fill=WHITE)]
+    ops: list = [
+        Rect(
+            -sheet.bleed,
+            -sheet.bleed,
+            sheet.w + 2 * sheet.bleed,
+            sheet.h + 2 * sheet.bleed,
+            fill=WHITE,
+        )
+    ]
     title_h = mm(12)
-    ops.append(Text(margin, sheet.h - margin, sheet.w - 2 * margin,
-                    _set(pad.title, sheet.w - 2 * margin, title_h,
-                         TextStyle(20, 12, fonts.BOLD, align="centre"), locale), accent))
+    ops.append(
+        Text(
+            margin,
+            sheet.h - margin,
+            sheet.w - 2 * margin,
+            _set(
+                pad.title,
+                sheet.w - 2 * margin,
+                title_h,
+                TextStyle(20, 12, fonts.BOLD, align="centre"),
+                locale,
+            ),
+            accent,
+        )
+    )
     label = pad.labels
+
     def word(key: str, default: str) -> SourceText:
         return label.get(key) or SourceText(default, pad.title.ref)
 
@@ -100,7 +129,11 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
     cols = len(pad.columns)
     body_w = sheet.w - 2 * margin - label_w
     cell_w = body_w / (pad.players * cols)
-    rows = ["name", "columns"] + [f"round-{r}" for r in range(1, pad.rounds + 1)] + ["tiebreak", "total"]
+    rows = (
+        ["name", "columns"]
+        + [f"round-{r}" for r in range(1, pad.rounds + 1)]
+        + ["tiebreak", "total"]
+    )
     heights = {"name": 2.0, "columns": 0.8}
     units = sum(heights.get(r, 1.0) for r in rows)
     unit = (top - bottom) / units
@@ -115,11 +148,25 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
         y -= h
         shade = row in ("total",)
         if row.startswith("round-") and int(row.split("-")[1]) % 2 == 0:
-            ops.append(Rect(x_of(margin, sheet.w - 2 * margin), y, sheet.w - 2 * margin, h,
-                            fill=mix(accent, WHITE, 0.92)))
+            ops.append(
+                Rect(
+                    x_of(margin, sheet.w - 2 * margin),
+                    y,
+                    sheet.w - 2 * margin,
+                    h,
+                    fill=mix(accent, WHITE, 0.92),
+                )
+            )
         if shade:
-            ops.append(Rect(x_of(margin, sheet.w - 2 * margin), y, sheet.w - 2 * margin, h,
-                            fill=mix(accent, WHITE, 0.8)))
+            ops.append(
+                Rect(
+                    x_of(margin, sheet.w - 2 * margin),
+                    y,
+                    sheet.w - 2 * margin,
+                    h,
+                    fill=mix(accent, WHITE, 0.8),
+                )
+            )
         # Row label.
         if row == "name":
             text = word("name", "Name")
@@ -131,28 +178,55 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
         else:
             text = word(row, row.title())
         if text is not None:
-            fitted = _set(text, label_w - mm(3), h - 2, TextStyle(10, 6, fonts.BOLD, align="start"),
-                          locale)
-            ops.append(Text(x_of(margin + mm(1.5), label_w - mm(3)),
-                            y + (h + fitted.height) / 2, label_w - mm(3), fitted, ink))
+            fitted = _set(
+                text, label_w - mm(3), h - 2, TextStyle(10, 6, fonts.BOLD, align="start"), locale
+            )
+            ops.append(
+                Text(
+                    x_of(margin + mm(1.5), label_w - mm(3)),
+                    y + (h + fitted.height) / 2,
+                    label_w - mm(3),
+                    fitted,
+                    ink,
+                )
+            )
         if row == "columns":
             for p in range(pad.players):
                 for c, column in enumerate(pad.columns):
                     left = margin + label_w + (p * cols + c) * cell_w
                     fitted = _set(column, cell_w - 2, h - 1, small, locale)
-                    ops.append(Text(x_of(left + 1, cell_w - 2), y + (h + fitted.height) / 2,
-                                    cell_w - 2, fitted, ink))
+                    ops.append(
+                        Text(
+                            x_of(left + 1, cell_w - 2),
+                            y + (h + fitted.height) / 2,
+                            cell_w - 2,
+                            fitted,
+                            ink,
+                        )
+                    )
         if row == "name":
             for p in range(pad.players):
                 left = margin + label_w + p * cols * cell_w
-                player = SourceText(f"{word('player', 'Player').value} {number(p + 1, locale)}",
-                                    pad.title.ref)
-                fitted = _set(player, cols * cell_w - 4, mm(7), TextStyle(7, 6, align="centre"),
-                              locale)
-                ops.append(Text(x_of(left + 2, cols * cell_w - 4), y + h - 2, cols * cell_w - 4,
-                                fitted, mix(ink, WHITE, 0.45)))
-        ops.append(Line(margin, y, sheet.w - margin, y, ink, 0.8 if row in ("columns", "tiebreak")
-                        else 0.4))
+                player = SourceText(
+                    f"{word('player', 'Player').value} {number(p + 1, locale)}", pad.title.ref
+                )
+                fitted = _set(
+                    player, cols * cell_w - 4, mm(7), TextStyle(7, 6, align="centre"), locale
+                )
+                ops.append(
+                    Text(
+                        x_of(left + 2, cols * cell_w - 4),
+                        y + h - 2,
+                        cols * cell_w - 4,
+                        fitted,
+                        mix(ink, WHITE, 0.45),
+                    )
+                )
+        ops.append(
+            Line(
+                margin, y, sheet.w - margin, y, ink, 0.8 if row in ("columns", "tiebreak") else 0.4
+            )
+        )
     # Vertical rules.
     ops.append(Line(margin, top, sheet.w - margin, top, ink, 1.2))
     for p in range(pad.players + 1):
@@ -161,8 +235,9 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
         if p < pad.players:
             for c in range(1, cols):
                 sub = left + c * cell_w
-                ops.append(Line(x_of(sub, 0), top - unit * heights["name"], x_of(sub, 0), bottom,
-                                ink, 0.4))
+                ops.append(
+                    Line(x_of(sub, 0), top - unit * heights["name"], x_of(sub, 0), bottom, ink, 0.4)
+                )
     ops.append(Line(x_of(margin, 0), top, x_of(margin, 0), bottom, ink, 1.2))
     ops.append(Line(margin, bottom, sheet.w - margin, bottom, ink, 1.2))
     return sheet.page(tuple(ops), pad.id)
@@ -228,7 +303,9 @@ class _Flow:
         self.y -= height
 
 
-def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> tuple[list[Page], list[Problem]]:
+def rulebook(
+    edition: Edition, book: Rulebook, profile: Profile
+) -> tuple[list[Page], list[Problem]]:
     """The rulebook as pages: a title, then sections flowed through columns."""
     try:
         return _rulebook(edition, book, profile), []
@@ -249,8 +326,9 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     body = 10.0 if wide else 9.5
     body_style = TextStyle(body, body, leading=1.32)
 
-    def lines(text: SourceText, x_indent: float, style: TextStyle, colour: RGB,
-              marker: str | None = None) -> None:
+    def lines(
+        text: SourceText, x_indent: float, style: TextStyle, colour: RGB, marker: str | None = None
+    ) -> None:
         width = flow.column_w - x_indent
         fitted = _set(text, width, 10_000, style, locale)
         first = True
@@ -261,24 +339,47 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
             x = cx if rtl else cx + x_indent
             ops = [Text(x, flow.y, width, one, colour)]
             if marker and first:
-                mark = _set(SourceText(marker, text.ref), x_indent, 100,
-                            replace(style, weight=fonts.BOLD, align="start"), locale)
+                mark = _set(
+                    SourceText(marker, text.ref),
+                    x_indent,
+                    100,
+                    replace(style, weight=fonts.BOLD, align="start"),
+                    locale,
+                )
                 mx = cx + width if rtl else cx
                 ops.append(Text(mx, flow.y, x_indent - mm(1), mark, accent))
             flow.add(ops, fitted.line_height)
             first = False
 
     # Title block.
-    title = _set(SourceText(book.title, book.sections[0].heading.ref), flow.column_w * flow.columns
-                 + flow.gutter * (flow.columns - 1), 80,
-                 TextStyle(30 if wide else 24, 14, fonts.BOLD, leading=1.1, align="centre"), locale)
-    flow.add([Rect(-sheet.bleed, sheet.h - margin - title.height - mm(14), sheet.w + 2 * sheet.bleed,
-                   title.height + mm(14) + margin + sheet.bleed, fill=accent),
-              Text(margin, sheet.h - margin - mm(2), sheet.w - 2 * margin, title, WHITE)],
-             title.height + mm(4))
+    title = _set(
+        SourceText(book.title, book.sections[0].heading.ref),
+        flow.column_w * flow.columns + flow.gutter * (flow.columns - 1),
+        80,
+        TextStyle(30 if wide else 24, 14, fonts.BOLD, leading=1.1, align="centre"),
+        locale,
+    )
+    flow.add(
+        [
+            Rect(
+                -sheet.bleed,
+                sheet.h - margin - title.height - mm(14),
+                sheet.w + 2 * sheet.bleed,
+                title.height + mm(14) + margin + sheet.bleed,
+                fill=accent,
+            ),
+            Text(margin, sheet.h - margin - mm(2), sheet.w - 2 * margin, title, WHITE),
+        ],
+        title.height + mm(4),
+    )
     if book.subtitle:
-        sub = _set(SourceText(book.subtitle, book.sections[0].heading.ref), sheet.w - 2 * margin,
-                   40, TextStyle(12, 9, align="centre"), locale)
+        sub = _set(
+            SourceText(book.subtitle, book.sections[0].heading.ref),
+            sheet.w - 2 * margin,
+            40,
+            TextStyle(12, 9, align="centre"),
+            locale,
+        )
         flow.add([Text(margin, flow.y - mm(1), sheet.w - 2 * margin, sub, WHITE)], sub.height)
     flow.first_top = flow.y = sheet.h - margin - title.height - mm(14) - mm(8)
 
@@ -289,10 +390,13 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
             lines(b.texts[0], 0, body_style, ink)
             flow.space(body * 0.6)
         elif b.kind == "note":
-            start_page, start_y = len(flow.pages), flow.y
-            lines(b.texts[0], indent * 0.6, replace(body_style, weight=fonts.BOLD), dark, "»"
-                  if not rtl else "«")
-            del start_page, start_y
+            lines(
+                b.texts[0],
+                indent * 0.6,
+                replace(body_style, weight=fonts.BOLD),
+                dark,
+                "»" if not rtl else "«",
+            )
             flow.space(body * 0.6)
         elif b.kind == "bullets":
             for t in b.texts:
@@ -306,7 +410,9 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
                     letter = PERSIAN_LETTERS[k] if rtl else chr(ord("a") + k)
                     sub_text = SourceText(sub.value, sub.ref)
                     width_indent = indent * 2
-                    fitted = _set(sub_text, flow.column_w - width_indent, 10_000, body_style, locale)
+                    fitted = _set(
+                        sub_text, flow.column_w - width_indent, 10_000, body_style, locale
+                    )
                     first = True
                     for line in fitted.lines:
                         one = replace(fitted, lines=(line,))
@@ -316,8 +422,13 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
                         x = cx if rtl else cx + width_indent
                         ops = [Text(x, flow.y, w, one, ink)]
                         if first:
-                            mark = _set(SourceText(f"{letter}.", sub.ref), indent - mm(1), 100,
-                                        replace(body_style, weight=fonts.BOLD), locale)
+                            mark = _set(
+                                SourceText(f"{letter}.", sub.ref),
+                                indent - mm(1),
+                                100,
+                                replace(body_style, weight=fonts.BOLD),
+                                locale,
+                            )
                             mx = cx + flow.column_w - width_indent if rtl else cx + indent
                             ops.append(Text(mx, flow.y, indent - mm(1), mark, dark))
                         flow.add(ops, fitted.line_height)
@@ -326,8 +437,9 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
             flow.space(body * 0.3)
 
     def heading(text: SourceText, size: float, colour: RGB) -> None:
-        fitted = _set(text, flow.column_w, 200, TextStyle(size, size, fonts.BOLD, leading=1.15),
-                      locale)
+        fitted = _set(
+            text, flow.column_w, 200, TextStyle(size, size, fonts.BOLD, leading=1.15), locale
+        )
         flow.ensure(fitted.height + body * 1.35 * 3)
         if flow.y < flow.top - 1:
             flow.space(size * 0.5)
@@ -350,11 +462,24 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     pages = []
     total = len(flow.pages)
     for index, ops in enumerate(flow.pages):
-        folio = _set(SourceText(number(index + 1, locale), book.sections[0].heading.ref),
-                     sheet.w - 2 * margin, 20, TextStyle(8, 8, align="centre"), locale)
-        ops = [Rect(-sheet.bleed, -sheet.bleed, sheet.w + 2 * sheet.bleed, sheet.h + 2 * sheet.bleed,
-                    fill=WHITE), *ops,
-               Text(margin, margin - mm(1), sheet.w - 2 * margin, folio, mix(ink, WHITE, 0.4))]
+        folio = _set(
+            SourceText(number(index + 1, locale), book.sections[0].heading.ref),
+            sheet.w - 2 * margin,
+            20,
+            TextStyle(8, 8, align="centre"),
+            locale,
+        )
+        ops = [
+            Rect(
+                -sheet.bleed,
+                -sheet.bleed,
+                sheet.w + 2 * sheet.bleed,
+                sheet.h + 2 * sheet.bleed,
+                fill=WHITE,
+            ),
+            *ops,
+            Text(margin, margin - mm(1), sheet.w - 2 * margin, folio, mix(ink, WHITE, 0.4)),
+        ]
         pages.append(sheet.page(tuple(ops), f"page {index + 1} of {total}"))
     return pages
 
@@ -362,7 +487,9 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
 # --- score track ------------------------------------------------------------------------
 
 
-def score_track(edition: Edition, track: Track, profile: Profile) -> tuple[list[Page], list[Problem]]:
+def score_track(
+    edition: Edition, track: Track, profile: Profile
+) -> tuple[list[Page], list[Problem]]:
     """The board, drawn once and tiled over sheets that join edge to edge."""
     try:
         return _score_track(edition, track, profile), []
@@ -380,11 +507,21 @@ def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]
     margin = max(mm(10), sheet.bleed + mm(6))
     tile_w, tile_h = sheet.w - 2 * margin, sheet.h - 2 * margin
     board_w, board_h = tile_w * track.sheets, tile_h
-    ops: list = [Rect(0, 0, board_w, board_h, fill=paper),
-                 Rect(mm(3), mm(3), board_w - mm(6), board_h - mm(6), stroke=accent,
-                      line_width=2, radius=mm(4))]
-    title = _set(track.title, board_w / 3, mm(30), TextStyle(40, 18, fonts.BOLD, align="centre"),
-                 locale)
+    ops: list = [
+        Rect(0, 0, board_w, board_h, fill=paper),
+        Rect(
+            mm(3),
+            mm(3),
+            board_w - mm(6),
+            board_h - mm(6),
+            stroke=accent,
+            line_width=2,
+            radius=mm(4),
+        ),
+    ]
+    title = _set(
+        track.title, board_w / 3, mm(30), TextStyle(40, 18, fonts.BOLD, align="centre"), locale
+    )
     # The title sits in the middle of the first sheet, never across a join.
     title_x = board_w - tile_w / 2 - board_w / 6 if rtl else tile_w / 2 - board_w / 6
     ops.append(Text(title_x, board_h / 2 + title.height / 2, board_w / 3, title, accent))
@@ -412,12 +549,34 @@ def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]
     for i, (x, y) in enumerate(perimeter_points):
         value = track.start + i
         fill = accent if value % 5 == 0 else WHITE
-        ops.append(Rect(x - side / 2, y - side / 2, side, side, fill=fill, stroke=ink,
-                        line_width=1, radius=mm(2)))
-        label = _set(SourceText(number(value, locale), track.title.ref), side - 4, side - 4,
-                     TextStyle(20, 9, fonts.BOLD, align="centre"), locale)
-        ops.append(Text(x - side / 2 + 2, y + label.height / 2, side - 4, label,
-                        WHITE if value % 5 == 0 else ink))
+        ops.append(
+            Rect(
+                x - side / 2,
+                y - side / 2,
+                side,
+                side,
+                fill=fill,
+                stroke=ink,
+                line_width=1,
+                radius=mm(2),
+            )
+        )
+        label = _set(
+            SourceText(number(value, locale), track.title.ref),
+            side - 4,
+            side - 4,
+            TextStyle(20, 9, fonts.BOLD, align="centre"),
+            locale,
+        )
+        ops.append(
+            Text(
+                x - side / 2 + 2,
+                y + label.height / 2,
+                side - 4,
+                label,
+                WHITE if value % 5 == 0 else ink,
+            )
+        )
     # Alignment marks straddle each join: half of each on either sheet.
     for j in range(1, track.sheets):
         jx = tile_w * j
@@ -432,17 +591,29 @@ def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]
         left = b + margin
         marks = []
         for x in (left, left + tile_w):
-            for y0, y1 in ((b + margin - mm(1), b + mm(2)), (b + margin + tile_h + mm(1), H - b - mm(2))):
+            for y0, y1 in (
+                (b + margin - mm(1), b + mm(2)),
+                (b + margin + tile_h + mm(1), H - b - mm(2)),
+            ):
                 marks.append(Line(x, y0, x, y1, BLACK_LINE, 0.25))
         for y in (b + margin, b + margin + tile_h):
             for x0, x1 in ((left - mm(1), b + mm(2)), (left + tile_w + mm(1), W - b - mm(2))):
                 marks.append(Line(x0, y, x1, y, BLACK_LINE, 0.25))
-        pages.append(Page(W, H, (Placement(board, left - k * tile_w, b + margin,
-                                           (left, b + margin, tile_w, tile_h)),),
-                          tuple(marks),
-                          trim_box=(b, b, b + sheet.w, b + sheet.h) if b else None,
-                          bleed_box=(0.0, 0.0, W, H) if b else None,
-                          label=f"board sheet {k + 1} of {track.sheets}"))
+        pages.append(
+            Page(
+                W,
+                H,
+                (
+                    Placement(
+                        board, left - k * tile_w, b + margin, (left, b + margin, tile_w, tile_h)
+                    ),
+                ),
+                tuple(marks),
+                trim_box=(b, b, b + sheet.w, b + sheet.h) if b else None,
+                bleed_box=(0.0, 0.0, W, H) if b else None,
+                label=f"board sheet {k + 1} of {track.sheets}",
+            )
+        )
     return pages
 
 
@@ -470,8 +641,15 @@ def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> Page:
     panel_w, panel_h, tab = mm(30), mm(40), mm(12)
     piece_h = 2 * panel_h + 2 * tab
     cols = max(1, int((sheet.w - 2 * margin) // (panel_w + mm(8))))
-    ops: list = [Rect(-sheet.bleed, -sheet.bleed, sheet.w + 2 * sheet.bleed,
-                      sheet.h + 2 * sheet.bleed, fill=WHITE)]
+    ops: list = [
+        Rect(
+            -sheet.bleed,
+            -sheet.bleed,
+            sheet.w + 2 * sheet.bleed,
+            sheet.h + 2 * sheet.bleed,
+            fill=WHITE,
+        )
+    ]
     for index, colour in enumerate(set_.colours):
         row, col = divmod(index, cols)
         x = margin + col * (panel_w + mm(8))
@@ -481,18 +659,48 @@ def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> Page:
         y = top - piece_h
         ops.append(Rect(x, y, panel_w, tab, fill=mix(fill, WHITE, 0.6), stroke=ink, line_width=0.4))
         ops.append(Rect(x, y + tab, panel_w, panel_h, fill=fill, stroke=ink, line_width=0.4))
-        ops.append(Rect(x, y + tab + panel_h, panel_w, panel_h, fill=fill, stroke=ink, line_width=0.4))
-        ops.append(Rect(x, y + tab + 2 * panel_h, panel_w, tab, fill=mix(fill, WHITE, 0.6),
-                        stroke=ink, line_width=0.4))
+        ops.append(
+            Rect(x, y + tab + panel_h, panel_w, panel_h, fill=fill, stroke=ink, line_width=0.4)
+        )
+        ops.append(
+            Rect(
+                x,
+                y + tab + 2 * panel_h,
+                panel_w,
+                tab,
+                fill=mix(fill, WHITE, 0.6),
+                stroke=ink,
+                line_width=0.4,
+            )
+        )
         for fy in (y + tab, y + tab + panel_h, y + tab + 2 * panel_h):
             ops.append(Line(x, fy, x + panel_w, fy, ink, 0.6, dash=(3, 2)))
         for py in (y + tab + panel_h, y + tab):
-            ops.append(shapes.symbol(colour.symbol, x + panel_w / 2, py + panel_h * 0.6, mm(14),
-                                     fill=WHITE, stroke=ink, line_width=0.8))
-            name = _set(colour.name, panel_w - 4, mm(8), TextStyle(10, 6, fonts.BOLD, align="centre"),
-                        locale)
+            ops.append(
+                shapes.symbol(
+                    colour.symbol,
+                    x + panel_w / 2,
+                    py + panel_h * 0.6,
+                    mm(14),
+                    fill=WHITE,
+                    stroke=ink,
+                    line_width=0.8,
+                )
+            )
+            name = _set(
+                colour.name,
+                panel_w - 4,
+                mm(8),
+                TextStyle(10, 6, fonts.BOLD, align="centre"),
+                locale,
+            )
             ops.append(Text(x + 2, py + panel_h * 0.3, panel_w - 4, name, ink))
-    label = _set(set_.label, sheet.w - 2 * margin, mm(12), TextStyle(14, 9, fonts.BOLD,
-                                                                    align="centre"), locale)
+    label = _set(
+        set_.label,
+        sheet.w - 2 * margin,
+        mm(12),
+        TextStyle(14, 9, fonts.BOLD, align="centre"),
+        locale,
+    )
     ops.append(Text(margin, margin + label.height, sheet.w - 2 * margin, label, ink))
     return sheet.page(tuple(ops), set_.id)

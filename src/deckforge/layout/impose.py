@@ -64,14 +64,24 @@ def grid_for(profile: Profile, card_w: float, card_h: float) -> Grid:
             continue
         grid_w = cols * card_w + (cols - 1) * profile.gap
         grid_h = rows * card_h + (rows - 1) * profile.gap
-        grid = Grid(page_w, page_h, cols, rows, card_w, card_h, profile.gap,
-                    (page_w - grid_w) / 2, (page_h - grid_h) / 2)
+        grid = Grid(
+            page_w,
+            page_h,
+            cols,
+            rows,
+            card_w,
+            card_h,
+            profile.gap,
+            (page_w - grid_w) / 2,
+            (page_h - grid_h) / 2,
+        )
         if best is None or grid.per_sheet > best.per_sheet:
             best = grid
     if best is None:
         raise ImpositionError(
             f"a {mm_text(card_w)} × {mm_text(card_h)} mm card does not fit the "
-            f"{profile.id} paper inside its {mm_text(profile.margin)} mm margins")
+            f"{profile.id} paper inside its {mm_text(profile.margin)} mm margins"
+        )
     return best
 
 
@@ -81,10 +91,12 @@ def mm_text(points: float) -> str:
 
 def crop_marks(grid: Grid) -> tuple:
     """Short cut lines in the margin, in line with every card edge."""
-    xs = sorted({round(grid.cell(0, c)[0] + dx, 4) for c in range(grid.cols)
-                 for dx in (0.0, grid.card_w)})
-    ys = sorted({round(grid.cell(r, 0)[1] + dy, 4) for r in range(grid.rows)
-                 for dy in (0.0, grid.card_h)})
+    xs = sorted(
+        {round(grid.cell(0, c)[0] + dx, 4) for c in range(grid.cols) for dx in (0.0, grid.card_w)}
+    )
+    ys = sorted(
+        {round(grid.cell(r, 0)[1] + dy, 4) for r in range(grid.rows) for dy in (0.0, grid.card_h)}
+    )
     left, right = xs[0], xs[-1]
     bottom, top = ys[0], ys[-1]
     ops = []
@@ -141,11 +153,21 @@ def impose_single(cards: list[Card], profile: Profile) -> list[Page]:
         w, h = card.width + 2 * b, card.height + 2 * b
         trim = (b, b, b + card.width, b + card.height)
         sides = [card.back, card.face] if profile.order == "back-first" else [card.face, card.back]
-        for side, name in zip(sides, ("back", "face") if profile.order == "back-first"
-                              else ("face", "back"), strict=True):
-            pages.append(Page(w, h, (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
-                              trim_box=trim, bleed_box=(0.0, 0.0, w, h),
-                              label=f"{card.id} {name}"))
+        for side, name in zip(
+            sides,
+            ("back", "face") if profile.order == "back-first" else ("face", "back"),
+            strict=True,
+        ):
+            pages.append(
+                Page(
+                    w,
+                    h,
+                    (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
+                    trim_box=trim,
+                    bleed_box=(0.0, 0.0, w, h),
+                    label=f"{card.id} {name}",
+                )
+            )
     return pages
 
 

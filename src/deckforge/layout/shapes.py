@@ -9,13 +9,23 @@ from deckforge.layout.ops import RGB, Circle, Polygon
 
 def _regular(cx: float, cy: float, r: float, n: int, start: float) -> tuple:
     return tuple(
-        (cx + r * math.cos(start + 2 * math.pi * i / n), cy + r * math.sin(start + 2 * math.pi * i / n))
+        (
+            cx + r * math.cos(start + 2 * math.pi * i / n),
+            cy + r * math.sin(start + 2 * math.pi * i / n),
+        )
         for i in range(n)
     )
 
 
-def symbol(name: str, cx: float, cy: float, size: float, fill: RGB, stroke: RGB | None = None,
-           line_width: float = 0.8):
+def symbol(
+    name: str,
+    cx: float,
+    cy: float,
+    size: float,
+    fill: RGB,
+    stroke: RGB | None = None,
+    line_width: float = 0.8,
+):
     """A symbol centred at (cx, cy) fitting a square of side ``size``."""
     r = size / 2
     if name == "circle":
@@ -34,14 +44,30 @@ def symbol(name: str, cx: float, cy: float, size: float, fill: RGB, stroke: RGB 
         points = tuple(p for pair in zip(outer, inner, strict=True) for p in pair)
     elif name == "cross":
         a, b = r * 0.95, r * 0.34
-        points = ((cx - b, cy + a), (cx + b, cy + a), (cx + b, cy + b), (cx + a, cy + b),
-                  (cx + a, cy - b), (cx + b, cy - b), (cx + b, cy - a), (cx - b, cy - a),
-                  (cx - b, cy - b), (cx - a, cy - b), (cx - a, cy + b), (cx - b, cy + b))
+        points = (
+            (cx - b, cy + a),
+            (cx + b, cy + a),
+            (cx + b, cy + b),
+            (cx + a, cy + b),
+            (cx + a, cy - b),
+            (cx + b, cy - b),
+            (cx + b, cy - a),
+            (cx - b, cy - a),
+            (cx - b, cy - b),
+            (cx - a, cy - b),
+            (cx - a, cy + b),
+            (cx - b, cy + b),
+        )
     elif name == "heart":
         points = tuple(
-            (cx + r * 0.06 * 16 * math.sin(t) ** 3,
-             cy + r * 0.06 * (13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t)
-                              - math.cos(4 * t)) + r * 0.1)
+            (
+                cx + r * 0.06 * 16 * math.sin(t) ** 3,
+                cy
+                + r
+                * 0.06
+                * (13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
+                + r * 0.1,
+            )
             for t in (2 * math.pi * i / 48 for i in range(48))
         )
     else:
@@ -55,8 +81,13 @@ def arrow(x: float, y: float, w: float, h: float, pointing: str, fill: RGB) -> P
     shaft = h * 0.38
     cy = y + h / 2
     pts = [
-        (x, cy), (x + head, y + h), (x + head, cy + shaft / 2), (x + w, cy + shaft / 2),
-        (x + w, cy - shaft / 2), (x + head, cy - shaft / 2), (x + head, y),
+        (x, cy),
+        (x + head, y + h),
+        (x + head, cy + shaft / 2),
+        (x + w, cy + shaft / 2),
+        (x + w, cy - shaft / 2),
+        (x + head, cy - shaft / 2),
+        (x + head, y),
     ]
     if pointing == "right":
         pts = [(2 * x + w - px, py) for px, py in pts]

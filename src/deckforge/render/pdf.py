@@ -12,8 +12,8 @@ from pathlib import Path
 
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.text import fonts
 from deckforge.layout.ops import Circle, Document, Face, Line, Page, Polygon, Rect, Text
+from deckforge.text import fonts
 
 name = "pdf"
 suffix = ".pdf"
@@ -128,8 +128,13 @@ class _Painter:
 def render(document: Document, path: Path) -> None:
     """Write the document's pages to a PDF file at ``path``."""
     first = document.pages[0]
-    canvas = rl_canvas.Canvas(str(path), pagesize=(first.width, first.height), invariant=1,
-                              pageCompression=1, initialFontName=fonts.face("latin").name)
+    canvas = rl_canvas.Canvas(
+        str(path),
+        pagesize=(first.width, first.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.face("latin").name,
+    )
     canvas.setTitle(document.title)
     canvas.setAuthor("deckforge")
     canvas.setCreator("deckforge")
