@@ -16,7 +16,7 @@ from deckforge.layout.cards import BLEED, lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
-from deckforge.model import Edition, Pawns, Rulebook, ScorePad, Track, build_edition
+from deckforge.model import Edition, build_edition
 from deckforge.profiles import Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.units import to_mm
@@ -151,20 +151,7 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
             Output(relpath, Document(tuple(pages), f"{edition.title} – {deck.id}"), entry)
         )
     for component in edition.components:
-        if isinstance(component, ScorePad):
-            pages, found = documents.score_pad(edition, component, profile)
-            kind = "score-pad"
-        elif isinstance(component, Rulebook):
-            pages, found = documents.rulebook(edition, component, profile)
-            kind = "rulebook"
-        elif isinstance(component, Track):
-            pages, found = documents.score_track(edition, component, profile)
-            kind = "board"
-        elif isinstance(component, Pawns):
-            pages, found = documents.pawns(edition, component, profile)
-            kind = "pawns"
-        else:  # pragma: no cover - the model has no other component kinds
-            continue
+        kind, pages, found = documents.lay_out_component(edition, component, profile)
         problems.extend(found)
         if not pages:
             continue

@@ -76,17 +76,8 @@ def _set(
         raise _Ref(text, exc) from exc
 
 
-def score_pad(
-    edition: Edition, pad: ScorePad, profile: Profile
-) -> tuple[list[Page], list[Problem]]:
+def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> list[Page]:
     """One landscape sheet: a row per round plus tiebreak and total, a column pair per player."""
-    try:
-        return [_score_pad(edition, pad, profile)], []
-    except _Ref as exc:
-        return [], [Problem(exc.text.ref, str(exc.error))]
-
-
-def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
     sheet = _sheet(profile, landscape=True)
     locale = edition.locale
     rtl = is_rtl_locale(locale)
@@ -240,7 +231,7 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> Page:
                 )
     ops.append(Line(x_of(margin, 0), top, x_of(margin, 0), bottom, ink, 1.2))
     ops.append(Line(margin, bottom, sheet.w - margin, bottom, ink, 1.2))
-    return sheet.page(tuple(ops), pad.id)
+    return [sheet.page(tuple(ops), pad.id)]
 
 
 # --- rulebook ---------------------------------------------------------------------------
@@ -303,17 +294,8 @@ class _Flow:
         self.y -= height
 
 
-def rulebook(
-    edition: Edition, book: Rulebook, profile: Profile
-) -> tuple[list[Page], list[Problem]]:
-    """The rulebook as pages: a title, then sections flowed through columns."""
-    try:
-        return _rulebook(edition, book, profile), []
-    except _Ref as exc:
-        return [], [Problem(exc.text.ref, str(exc.error))]
-
-
 def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
+    """The rulebook as pages: a title, then sections flowed through columns."""
     sheet = _sheet(profile, landscape=False)
     locale = book.locale
     rtl = is_rtl_locale(locale)
@@ -327,29 +309,35 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     body_style = TextStyle(body, body, leading=1.32)
 
     def lines(
-        text: SourceText, x_indent: float, style: TextStyle, colour: RGB, marker: str | None = None
+        text: SourceText,
+        x_indent: float,
+        style: TextStyle,
+        colour: RGB,
+        marker: str | None = None,
+        marker_at: float = 0.0,
+        marker_colour: RGB | None = None,
     ) -> None:
+        """Flow a paragraph line by line; a marker (number, bullet) hangs in the indent,
+        starting ``marker_at`` from the column's start edge."""
         width = flow.column_w - x_indent
         fitted = _set(text, width, 10_000, style, locale)
-        first = True
-        for line in fitted.lines:
+        for index, line in enumerate(fitted.lines):
             one = replace(fitted, lines=(line,))
             flow.ensure(fitted.line_height)
             cx = flow.column_x(rtl)
-            x = cx if rtl else cx + x_indent
-            ops = [Text(x, flow.y, width, one, colour)]
-            if marker and first:
+            ops = [Text(cx if rtl else cx + x_indent, flow.y, width, one, colour)]
+            if marker and index == 0:
+                mark_w = x_indent - marker_at - mm(1)
                 mark = _set(
                     SourceText(marker, text.ref),
-                    x_indent,
+                    mark_w,
                     100,
                     replace(style, weight=fonts.BOLD, align="start"),
                     locale,
                 )
-                mx = cx + width if rtl else cx
-                ops.append(Text(mx, flow.y, x_indent - mm(1), mark, accent))
+                mx = cx + flow.column_w - marker_at - mark_w if rtl else cx + marker_at
+                ops.append(Text(mx, flow.y, mark_w, mark, marker_colour or accent))
             flow.add(ops, fitted.line_height)
-            first = False
 
     # Title block.
     title = _set(
@@ -408,31 +396,7 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
                 lines(step.text, indent, body_style, ink, f"{number(step.number, locale)}.")
                 for k, sub in enumerate(step.substeps):
                     letter = PERSIAN_LETTERS[k] if rtl else chr(ord("a") + k)
-                    sub_text = SourceText(sub.value, sub.ref)
-                    width_indent = indent * 2
-                    fitted = _set(
-                        sub_text, flow.column_w - width_indent, 10_000, body_style, locale
-                    )
-                    first = True
-                    for line in fitted.lines:
-                        one = replace(fitted, lines=(line,))
-                        flow.ensure(fitted.line_height)
-                        cx = flow.column_x(rtl)
-                        w = flow.column_w - width_indent
-                        x = cx if rtl else cx + width_indent
-                        ops = [Text(x, flow.y, w, one, ink)]
-                        if first:
-                            mark = _set(
-                                SourceText(f"{letter}.", sub.ref),
-                                indent - mm(1),
-                                100,
-                                replace(body_style, weight=fonts.BOLD),
-                                locale,
-                            )
-                            mx = cx + flow.column_w - width_indent if rtl else cx + indent
-                            ops.append(Text(mx, flow.y, indent - mm(1), mark, dark))
-                        flow.add(ops, fitted.line_height)
-                        first = False
+                    lines(sub, 2 * indent, body_style, ink, f"{letter}.", indent, dark)
                 flow.space(body * 0.35)
             flow.space(body * 0.3)
 
@@ -487,17 +451,8 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
 # --- score track ------------------------------------------------------------------------
 
 
-def score_track(
-    edition: Edition, track: Track, profile: Profile
-) -> tuple[list[Page], list[Problem]]:
-    """The board, drawn once and tiled over sheets that join edge to edge."""
-    try:
-        return _score_track(edition, track, profile), []
-    except _Ref as exc:
-        return [], [Problem(exc.text.ref, str(exc.error))]
-
-
 def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]:
+    """The board, drawn once and tiled over sheets that join edge to edge."""
     sheet = _sheet(profile, landscape=True)
     locale = edition.locale
     rtl = is_rtl_locale(locale)
@@ -623,15 +578,8 @@ BLACK_LINE: RGB = (0.0, 0.0, 0.0)
 # --- pawns ------------------------------------------------------------------------------
 
 
-def pawns(edition: Edition, set_: Pawns, profile: Profile) -> tuple[list[Page], list[Problem]]:
-    """Fold-up standees: front and back panels either side of a fold, and a base tab."""
-    try:
-        return [_pawns(edition, set_, profile)], []
-    except _Ref as exc:
-        return [], [Problem(exc.text.ref, str(exc.error))]
-
-
-def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> Page:
+def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> list[Page]:
+    """Fold-up standees: front and back panels either side of a fold, and base tabs."""
     from deckforge.layout import shapes
 
     sheet = _sheet(profile, landscape=False)
@@ -703,4 +651,24 @@ def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> Page:
         locale,
     )
     ops.append(Text(margin, margin + label.height, sheet.w - 2 * margin, label, ink))
-    return sheet.page(tuple(ops), set_.id)
+    return [sheet.page(tuple(ops), set_.id)]
+
+
+#: Each component type: how it is laid out and its ``kind`` in the build manifest.
+LAYOUTS = {
+    ScorePad: (_score_pad, "score-pad"),
+    Rulebook: (_rulebook, "rulebook"),
+    Track: (_score_track, "board"),
+    Pawns: (_pawns, "pawns"),
+}
+
+
+def lay_out_component(
+    edition: Edition, component, profile: Profile
+) -> tuple[str, list[Page], list[Problem]]:
+    """A component's manifest kind and pages, or the problem of text that cannot be set."""
+    layout, kind = LAYOUTS[type(component)]
+    try:
+        return kind, layout(edition, component, profile), []
+    except _Ref as exc:
+        return kind, [], [Problem(exc.text.ref, str(exc.error))]
