@@ -233,6 +233,12 @@ def text_in(value: object, locale: str) -> str | None:
     return None
 
 
+def _icon(entry: dict) -> str | None:
+    from deckforge.art import icons
+
+    return icons.resolve(entry["icon"]) if "icon" in entry else None
+
+
 class _Builder:
     def __init__(self, loaded: LoadedEdition):
         self.loaded = loaded
@@ -263,7 +269,7 @@ class _Builder:
                         p["id"],
                         self.text(source, ("places", i, "name"), p["name"]),
                         categories[p["category"]],
-                        p.get("icon"),
+                        _icon(p),
                     )
                 )
         elif kind == "mess":
@@ -272,7 +278,7 @@ class _Builder:
                     MessCard(
                         m["id"],
                         self.text(source, ("items", i, "name"), m["name"]),
-                        m.get("icon"),
+                        _icon(m),
                         tuple(m["suggests"]),
                     )
                 )

@@ -269,6 +269,35 @@ def which_way_problems(source: Source, players: tuple[int, int]) -> Iterator[Pro
             yield Problem(source.ref(("cards",)), f"no card is used with {n} players")
 
 
+def icon_problems(source: Source, entries: list, list_key: str, unique: bool) -> Iterator[Problem]:
+    """Every icon must be an OpenMoji picture; with ``unique``, no two entries share one."""
+    from deckforge.art import icons
+
+    first: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        spec = entry.get("icon")
+        if spec is None:
+            continue
+        path = (list_key, index, "icon")
+        code = icons.resolve(spec)
+        if code is None:
+            yield Problem(
+                source.ref(path),
+                f"unknown icon {spec!r}: no OpenMoji picture has "
+                "that code (use a hexcode like 1F9E6 or the emoji)",
+            )
+        elif unique and code in first:
+            line = source.ref((list_key, first[code], "icon")).line
+            yield Problem(
+                source.ref(path),
+                f"icon {code} is already the picture of "
+                f"'{entries[first[code]]['id']}' (line {line}); "
+                "each item needs its own picture",
+            )
+        else:
+            first.setdefault(code, index)
+
+
 def deck_problems(source: Source, locale: str, categories: set[str] | None) -> Iterator[Problem]:
     """Rules within one deck source: unique ids and names, known categories."""
     data = source.data
@@ -278,6 +307,7 @@ def deck_problems(source: Source, locale: str, categories: set[str] | None) -> I
         yield from _unique(source, data["categories"], "categories", "id", None, "category id")
         yield from _unique(source, data["places"], "places", "id", None, "id")
         yield from _unique(source, data["places"], "places", "name", locale, "name")
+        yield from icon_problems(source, data["places"], "places", unique=False)
         for index, place in enumerate(data["places"]):
             if place["category"] not in ids:
                 guess = difflib.get_close_matches(place["category"], sorted(ids), n=1)
@@ -289,6 +319,7 @@ def deck_problems(source: Source, locale: str, categories: set[str] | None) -> I
     elif kind == "mess":
         yield from _unique(source, data["items"], "items", "id", None, "id")
         yield from _unique(source, data["items"], "items", "name", locale, "name")
+        yield from icon_problems(source, data["items"], "items", unique=True)
         if categories is not None:
             for index, item in enumerate(data["items"]):
                 for j, category in enumerate(item["suggests"]):

@@ -19,6 +19,7 @@ from deckforge.layout.ops import (
     Card,
     Circle,
     Face,
+    Icon,
     Line,
     Rect,
     Text,
@@ -78,8 +79,13 @@ class Frame:
         h: float,
         style: TextStyle,
         colour: RGB | None = None,
+        middle: bool = False,
     ) -> Text:
-        return Text(x, top, w, fit(value, w, h, style, self.locale), colour or self.ink)
+        """Fitted text in the box whose top-left is (x, top); ``middle`` centres it vertically."""
+        fitted = fit(value, w, h, style, self.locale)
+        if middle:
+            top -= (h - fitted.height) / 2
+        return Text(x, top, w, fitted, colour or self.ink)
 
 
 def _readable_on(colour: RGB) -> RGB:
@@ -88,49 +94,61 @@ def _readable_on(colour: RGB) -> RGB:
     return (0.08, 0.08, 0.1) if luminance > 0.45 else WHITE
 
 
-def _picture_area(frame: Frame, cx: float, cy: float, side: float, tint: RGB) -> list:
-    """The square the card's picture goes in (art is drawn by the picture stage)."""
-    return [
-        Circle(cx, cy, side / 2, fill=mix(tint, WHITE, 0.55)),
-        Circle(cx, cy, side / 2, stroke=mix(tint, frame.ink, 0.2), line_width=1.2),
+def _picture(cx: float, cy: float, side: float, tint: RGB, icon: str | None, ring: RGB) -> list:
+    """A round picture area with the card's icon in it."""
+    ops: list = [
+        Circle(cx, cy, side / 2, fill=tint),
+        Circle(cx, cy, side / 2, stroke=ring, line_width=1.2),
     ]
+    if icon:
+        inner = side * 0.8
+        ops.append(Icon(icon, cx - inner / 2, cy - inner / 2, inner, inner))
+    return ops
+
+
+def _banded(frame: Frame, colour: RGB, label: str, subtitle: str | None) -> tuple[list, float]:
+    """Background, a coloured band across the top with the card type (and a subtitle);
+    returns the operations and the band's lower edge."""
+    x, y, w, h = frame.safe
+    band = frame.h * 0.19
+    on_band = _readable_on(colour)
+    ops: list = [
+        frame.background(mix(colour, WHITE, 0.84)),
+        Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=colour),
+        frame.text(
+            label.upper(),
+            x,
+            frame.h - SAFE - 1,
+            w,
+            15,
+            TextStyle(9, MIN_TYPE, fonts.BOLD, align="centre"),
+            mix(on_band, colour, 0.2),
+        ),
+    ]
+    if subtitle:
+        ops.append(
+            frame.text(
+                subtitle,
+                x,
+                frame.h - SAFE - 15,
+                w,
+                band - SAFE - 15,
+                TextStyle(14, MIN_TYPE, fonts.BOLD, max_lines=1, align="centre"),
+                on_band,
+                middle=True,
+            )
+        )
+    return ops, frame.h - band
 
 
 def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
     colour = hex_colour(card.category.colour)
     x, y, w, h = frame.safe
-    band = frame.h * 0.2
-    ops: list = [
-        frame.background(mix(colour, WHITE, 0.82)),
-        Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=colour),
-    ]
-    on_band = _readable_on(colour)
-    ops.append(
-        frame.text(
-            deck_label.upper(),
-            x,
-            frame.h - SAFE - 2,
-            w,
-            16,
-            TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"),
-            on_band,
-        )
-    )
-    ops.append(
-        frame.text(
-            card.category.name.value,
-            x,
-            frame.h - SAFE - 20,
-            w,
-            16,
-            TextStyle(9, MIN_TYPE, align="centre"),
-            on_band,
-        )
-    )
-    side = min(w * 0.62, frame.h * 0.34)
-    cy = frame.h - band - 10 - side / 2
-    ops.extend(_picture_area(frame, frame.w / 2, cy, side, colour))
-    name_top = cy - side / 2 - 8
+    ops, band_bottom = _banded(frame, colour, deck_label, card.category.name.value)
+    side = min(w * 0.66, frame.h * 0.4)
+    cy = band_bottom - 8 - side / 2
+    ops.extend(_picture(frame.w / 2, cy, side, WHITE, card.icon, colour))
+    name_top = cy - side / 2 - 4
     ops.append(
         frame.text(
             card.name.value,
@@ -138,7 +156,8 @@ def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
             name_top,
             w - 4,
             name_top - y,
-            TextStyle(20, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+            TextStyle(19, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+            middle=True,
         )
     )
     return Face(tuple(ops))
@@ -150,10 +169,19 @@ def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
         frame.background(WHITE),
         Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=1.5, radius=6),
     ]
-    side = w * 0.86
-    cy = frame.h - SAFE - 6 - side / 2
-    ops.extend(_picture_area(frame, frame.w / 2, cy, side, mix(frame.accent, WHITE, 0.6)))
-    top = cy - side / 2 - 6
+    side = w * 0.9
+    cy = frame.h - SAFE - 4 - side / 2
+    ops.extend(
+        _picture(
+            frame.w / 2,
+            cy,
+            side,
+            mix(frame.accent, WHITE, 0.9),
+            card.icon,
+            mix(frame.accent, WHITE, 0.5),
+        )
+    )
+    top = cy - side / 2 - 3
     ops.append(
         frame.text(
             card.name.value,
@@ -162,6 +190,7 @@ def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
             w - 4,
             top - y - 2,
             TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+            middle=True,
         )
     )
     return Face(tuple(ops))
@@ -287,35 +316,19 @@ def number_face(frame: Frame, card: NumberCard, deck_label: str) -> Face:
 def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
     x, y, w, h = frame.safe
     neutral = mix(frame.ink, WHITE, 0.35)
-    band = frame.h * 0.2
-    ops: list = [
-        frame.background(mix(neutral, WHITE, 0.85)),
-        Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=neutral),
-    ]
+    ops, band_bottom = _banded(frame, neutral, deck_label, None)
+    side = min(w * 0.66, frame.h * 0.4)
+    cy = band_bottom - 8 - side / 2
+    ops.extend(_picture(frame.w / 2, cy, side, WHITE, None, neutral))
+    top = cy - side / 2 - 4
     ops.append(
         frame.text(
-            deck_label.upper(),
-            x,
-            frame.h - SAFE - 2,
-            w,
-            16,
-            TextStyle(11, MIN_TYPE, fonts.BOLD, align="centre"),
-            WHITE,
+            card.prompt.value, x, top, w, 20, TextStyle(10, MIN_TYPE, align="centre"), neutral
         )
     )
-    side = min(w * 0.62, frame.h * 0.34)
-    cy = frame.h - band - 10 - side / 2
-    ops.append(Circle(frame.w / 2, cy, side / 2, fill=WHITE, stroke=neutral, line_width=1))
-    top = cy - side / 2 - 6
-    ops.append(
-        frame.text(
-            card.prompt.value, x, top, w, 22, TextStyle(10, MIN_TYPE, align="centre"), neutral
-        )
-    )
-    gap = 22.0
-    first = top - 22 - gap
+    gap = 20.0
     for i in range(card.lines):
-        ly = first - i * gap
+        ly = top - 20 - gap * (i + 1) + 6
         if ly < y + 4:
             break
         ops.append(Line(x + 6, ly, frame.w - SAFE - 6, ly, stroke=neutral, line_width=0.7))

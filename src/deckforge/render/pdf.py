@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.layout.ops import Circle, Document, Face, Line, Page, Polygon, Rect, Text
+from deckforge.art import icons
+from deckforge.layout.ops import Circle, Document, Face, Icon, Line, Page, Polygon, Rect, Text
 from deckforge.text import fonts
 
 name = "pdf"
@@ -66,6 +69,8 @@ class _Painter:
                 c.setDash([])
         elif isinstance(op, Text):
             self.text(op)
+        elif isinstance(op, Icon):
+            self.icon(op)
         else:
             raise TypeError(f"cannot draw {type(op).__name__}")
 
@@ -84,6 +89,34 @@ class _Painter:
             if marked:
                 c._code.append("EMC")
 
+    def icon_form(self, code: str) -> tuple[str, float, float]:
+        """The form XObject of an icon (defined on first use) and its natural size."""
+        drawing = icons.drawing(code)
+        form = f"I{code.replace('-', '_')}"
+        if form not in self.forms:
+            self.forms.add(form)
+            self.c.beginForm(form, 0, 0, drawing.width, drawing.height)
+            # ReportLab's drawing renderer starts every drawing in Helvetica, which would
+            # put an unembedded font in the file; start it in our embedded face instead.
+            saved = STATE_DEFAULTS["fontName"]
+            STATE_DEFAULTS["fontName"] = fonts.face("latin").name
+            try:
+                renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
+            finally:
+                STATE_DEFAULTS["fontName"] = saved
+            self.c.endForm()
+        return form, drawing.width, drawing.height
+
+    def icon(self, op: Icon) -> None:
+        form, w, h = self.icon_form(op.name)
+        scale = min(op.w / w, op.h / h)
+        c = self.c
+        c.saveState()
+        c.translate(op.x + (op.w - w * scale) / 2, op.y + (op.h - h * scale) / 2)
+        c.scale(scale, scale)
+        c.doForm(form)
+        c.restoreState()
+
     def face(self, face: Face, x: float, y: float) -> None:
         c = self.c
         if face.key is None:
@@ -95,6 +128,10 @@ class _Painter:
             return
         form = "F" + "".join(ch if ch.isalnum() else "_" for ch in face.key)
         if form not in self.forms:
+            # Forms cannot nest while being defined: define the icons it uses first.
+            for op in face.ops:
+                if isinstance(op, Icon):
+                    self.icon_form(op.name)
             self.forms.add(form)
             c.beginForm(form, -1000, -1000, 3000, 3000)
             for op in face.ops:

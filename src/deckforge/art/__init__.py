@@ -1,0 +1,1 @@
+"""Pictures: OpenMoji icons, user art, and generated picture cards."""
