@@ -17,6 +17,7 @@ class LoadedEdition:
 
     folder: Path
     manifest: Source
+    root: Path
     decks: dict[str, Source] = field(default_factory=dict)
     components: dict[str, Source] = field(default_factory=dict)
 
@@ -58,7 +59,7 @@ def load_edition(
         return None, problems
     if not isinstance(manifest.data, dict):
         return None, [Problem(manifest.ref(), "an edition manifest must be a mapping")]
-    loaded = LoadedEdition(folder=manifest_path.parent, manifest=manifest)
+    loaded = LoadedEdition(folder=manifest_path.parent, manifest=manifest, root=root)
     problems = []
     for group, table in (("decks", loaded.decks), ("components", loaded.components)):
         entries = manifest.data.get(group)

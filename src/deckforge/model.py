@@ -24,6 +24,14 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Art:
+    """A user's picture file for a card, and where the source names it."""
+
+    path: Path
+    ref: SourceRef
+
+
+@dataclass(frozen=True)
 class Category:
     """A kind of place, with its printed name and colour."""
 
@@ -40,6 +48,7 @@ class PlaceCard:
     name: Text
     category: Category
     icon: str | None
+    art: Art | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,7 @@ class MessCard:
     name: Text
     icon: str | None
     suggests: tuple[str, ...]
+    art: Art | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,7 @@ class PictureCard:
     id: str
     number: int
     seed: int
+    art: Art | None = None
 
 
 Card = PlaceCard | MessCard | WhichWayCard | NumberCard | BlankCard | PictureCard
@@ -239,6 +250,25 @@ def _icon(entry: dict) -> str | None:
     return icons.resolve(entry["icon"]) if "icon" in entry else None
 
 
+def _art(source: Source, path: tuple, entry: dict) -> Art | None:
+    if "art" not in entry:
+        return None
+    return Art(source.path.parent / entry["art"], source.ref(path))
+
+
+def picture_art(source: Source, data: dict, number: int) -> Art | None:
+    """A picture card's own art from the deck's art folder, if there is a file for it."""
+    if "art_folder" not in data:
+        return None
+    folder = source.path.parent / data["art_folder"]
+    for stem in (f"{number:02d}", str(number)):
+        for suffix in (".png", ".jpg", ".jpeg", ".svg"):
+            candidate = folder / f"{stem}{suffix}"
+            if candidate.is_file():
+                return Art(candidate, source.ref(("art_folder",)))
+    return None
+
+
 class _Builder:
     def __init__(self, loaded: LoadedEdition):
         self.loaded = loaded
@@ -270,6 +300,7 @@ class _Builder:
                         self.text(source, ("places", i, "name"), p["name"]),
                         categories[p["category"]],
                         _icon(p),
+                        _art(source, ("places", i, "art"), p),
                     )
                 )
         elif kind == "mess":
@@ -280,6 +311,7 @@ class _Builder:
                         self.text(source, ("items", i, "name"), m["name"]),
                         _icon(m),
                         tuple(m["suggests"]),
+                        _art(source, ("items", i, "art"), m),
                     )
                 )
         elif kind == "which-way":
@@ -324,7 +356,9 @@ class _Builder:
                 cards.append(BlankCard(f"blank-{n}", data["like"], prompt, data.get("lines", 2)))
         elif kind == "pictures":
             for n in range(1, data["count"] + 1):
-                cards.append(PictureCard(f"picture-{n}", n, data["seed"]))
+                cards.append(
+                    PictureCard(f"picture-{n}", n, data["seed"], picture_art(source, data, n))
+                )
         back = entry.get("back")
         return Deck(
             id=entry["id"],

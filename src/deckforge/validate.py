@@ -298,6 +298,32 @@ def icon_problems(source: Source, entries: list, list_key: str, unique: bool) ->
             first.setdefault(code, index)
 
 
+def art_problems(source: Source, root: Path) -> Iterator[Problem]:
+    """Art paths must name existing files inside the project (no ``..``, absolute paths or
+    links that lead out of it)."""
+    from deckforge.load import inside
+
+    data = source.data
+    entries = [(("places", i, "art"), e.get("art")) for i, e in enumerate(data.get("places", []))]
+    entries += [(("items", i, "art"), e.get("art")) for i, e in enumerate(data.get("items", []))]
+    if "art_folder" in data:
+        entries.append((("art_folder",), data["art_folder"]))
+    for path, value in entries:
+        if not isinstance(value, str):
+            continue
+        target = source.path.parent / value
+        if Path(value).is_absolute() or not inside(target, root):
+            yield Problem(
+                source.ref(path),
+                f"'{value}' is outside the project folder; art must stay inside it",
+            )
+        elif path == ("art_folder",):
+            if not target.is_dir():
+                yield Problem(source.ref(path), f"the art folder '{value}' does not exist")
+        elif not target.is_file():
+            yield Problem(source.ref(path), f"the art file '{value}' does not exist")
+
+
 def deck_problems(source: Source, locale: str, categories: set[str] | None) -> Iterator[Problem]:
     """Rules within one deck source: unique ids and names, known categories."""
     data = source.data
@@ -388,6 +414,7 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
         if source is None:
             continue
         problems.extend(deck_problems(source, locale, categories))
+        problems.extend(art_problems(source, loaded.root))
         if source.data["kind"] == "which-way":
             problems.extend(which_way_problems(source, players))
         count = card_count(source.data)

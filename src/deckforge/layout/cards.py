@@ -9,9 +9,10 @@ problem at the text's source line.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from deckforge.errors import Problem
+from deckforge.art import images
+from deckforge.errors import WARNING, Problem
 from deckforge.layout import shapes
 from deckforge.layout.ops import (
     RGB,
@@ -21,12 +22,14 @@ from deckforge.layout.ops import (
     Face,
     Icon,
     Line,
+    Picture,
     Rect,
     Text,
     hex_colour,
     mix,
 )
 from deckforge.model import (
+    Art,
     BlankCard,
     Deck,
     Edition,
@@ -62,6 +65,8 @@ class Frame:
     accent: RGB
     accent_dark: RGB
     title: str
+    #: Warnings found while laying out (art under 300 dpi), collected per card.
+    notes: list = field(default_factory=list)
 
     @property
     def safe(self) -> tuple[float, float, float, float]:
@@ -94,13 +99,57 @@ def _readable_on(colour: RGB) -> RGB:
     return (0.08, 0.08, 0.1) if luminance > 0.45 else WHITE
 
 
-def _picture(cx: float, cy: float, side: float, tint: RGB, icon: str | None, ring: RGB) -> list:
-    """A round picture area with the card's icon in it."""
-    ops: list = [
-        Circle(cx, cy, side / 2, fill=tint),
-        Circle(cx, cy, side / 2, stroke=ring, line_width=1.2),
-    ]
-    if icon:
+def art(
+    frame: Frame,
+    item: Art,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    cover: bool,
+    round_: bool = False,
+) -> Picture:
+    """A user's art in a box, after checking it can be printed well.
+
+    Raster art under 150 dpi at its printed size is an error (ArtError), under 300 dpi
+    a warning noted on the frame.
+    """
+    info = images.inspect(item.path)
+    if info.kind == "raster":
+        dpi = images.effective_dpi(info, w, h, cover)
+        where = f"'{item.path.name}' is {info.width:.0f} × {info.height:.0f} px"
+        if dpi < images.MIN_DPI_ERROR:
+            raise images.ArtError(
+                f"{where}, only {dpi:.0f} dpi at print size; "
+                f"at least {images.MIN_DPI_ERROR} dpi is needed, 300 is best"
+            )
+        if dpi < images.MIN_DPI_WARNING:
+            frame.notes.append(
+                Problem(
+                    item.ref,
+                    f"{where}, {dpi:.0f} dpi at print size; 300 dpi is recommended",
+                    WARNING,
+                )
+            )
+    return Picture(str(item.path), info.kind, x, y, w, h, cover=cover, round=round_)
+
+
+def _picture(
+    frame: Frame,
+    cx: float,
+    cy: float,
+    side: float,
+    tint: RGB,
+    icon: str | None,
+    ring: RGB,
+    own: Art | None = None,
+) -> list:
+    """A round picture area with the card's own art, or else its icon, in it."""
+    ops: list = [Circle(cx, cy, side / 2, fill=tint)]
+    if own is not None:
+        ops.append(art(frame, own, cx - side / 2, cy - side / 2, side, side, True, True))
+    ops.append(Circle(cx, cy, side / 2, stroke=ring, line_width=1.2))
+    if icon and own is None:
         inner = side * 0.8
         ops.append(Icon(icon, cx - inner / 2, cy - inner / 2, inner, inner))
     return ops
@@ -147,7 +196,7 @@ def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
     ops, band_bottom = _banded(frame, colour, deck_label, card.category.name.value)
     side = min(w * 0.66, frame.h * 0.4)
     cy = band_bottom - 8 - side / 2
-    ops.extend(_picture(frame.w / 2, cy, side, WHITE, card.icon, colour))
+    ops.extend(_picture(frame, frame.w / 2, cy, side, WHITE, card.icon, colour, card.art))
     name_top = cy - side / 2 - 4
     ops.append(
         frame.text(
@@ -173,12 +222,14 @@ def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
     cy = frame.h - SAFE - 4 - side / 2
     ops.extend(
         _picture(
+            frame,
             frame.w / 2,
             cy,
             side,
             mix(frame.accent, WHITE, 0.9),
             card.icon,
             mix(frame.accent, WHITE, 0.5),
+            card.art,
         )
     )
     top = cy - side / 2 - 3
@@ -319,7 +370,7 @@ def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
     ops, band_bottom = _banded(frame, neutral, deck_label, None)
     side = min(w * 0.66, frame.h * 0.4)
     cy = band_bottom - 8 - side / 2
-    ops.extend(_picture(frame.w / 2, cy, side, WHITE, None, neutral))
+    ops.extend(_picture(frame, frame.w / 2, cy, side, WHITE, None, neutral))
     top = cy - side / 2 - 4
     ops.append(
         frame.text(
@@ -341,6 +392,9 @@ def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
     import math
     import random
 
+    if card.art is not None:
+        full = (-BLEED, -BLEED, frame.w + 2 * BLEED, frame.h + 2 * BLEED)
+        return Face((art(frame, card.art, *full, cover=True),))
     rng = random.Random(card.seed * 100_003 + card.number)
     hue = rng.random()
     import colorsys
@@ -481,14 +535,19 @@ def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem
     for card in deck.cards:
         colour, variant = _back_colour(frame, deck, card)
         key = f"{edition.id}/{deck.id}/back" + (f"/{variant}" if variant else "")
+        face = None
         try:
             if key not in backs:
                 backs[key] = back(frame, deck, label, key, colour)
             face = _FACES[type(card)](frame, card, label)
         except FitError as exc:
             problems.append(Problem(_text_ref(card, deck).ref, str(exc)))
-            continue
-        cards.append(Card(id=card.id, width=w, height=h, face=face, back=backs[key]))
+        except images.ArtError as exc:
+            problems.append(Problem(card.art.ref, f"card '{card.id}': {exc}"))
+        problems.extend(frame.notes)
+        frame.notes.clear()
+        if face is not None:
+            cards.append(Card(id=card.id, width=w, height=h, face=face, back=backs[key]))
     return cards, problems
 
 

@@ -118,6 +118,21 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A user's art file drawn into a box: scaled to cover it (cropped) or to fit inside it,
+    never stretched; ``round`` clips it to the box's inscribed circle."""
+
+    path: str
+    kind: str  # raster or svg
+    x: float
+    y: float
+    w: float
+    h: float
+    cover: bool = True
+    round: bool = False
+
+
+@dataclass(frozen=True)
 class Face:
     """One side of a card, or a page's content: operations in its own coordinates.
 

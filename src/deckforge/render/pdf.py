@@ -8,18 +8,38 @@ give back the real words.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.art import icons
-from deckforge.layout.ops import Circle, Document, Face, Icon, Line, Page, Polygon, Rect, Text
+from deckforge.layout.ops import (
+    Circle,
+    Document,
+    Face,
+    Icon,
+    Line,
+    Page,
+    Picture,
+    Polygon,
+    Rect,
+    Text,
+)
 from deckforge.text import fonts
 
 name = "pdf"
 suffix = ".pdf"
+
+
+@lru_cache(maxsize=256)
+def _svg(path: str):
+    from svglib.svglib import svg2rlg
+
+    return svg2rlg(path)
 
 
 def _utf16_hex(text: str) -> str:
@@ -71,6 +91,8 @@ class _Painter:
             self.text(op)
         elif isinstance(op, Icon):
             self.icon(op)
+        elif isinstance(op, Picture):
+            self.picture(op)
         else:
             raise TypeError(f"cannot draw {type(op).__name__}")
 
@@ -96,14 +118,7 @@ class _Painter:
         if form not in self.forms:
             self.forms.add(form)
             self.c.beginForm(form, 0, 0, drawing.width, drawing.height)
-            # ReportLab's drawing renderer starts every drawing in Helvetica, which would
-            # put an unembedded font in the file; start it in our embedded face instead.
-            saved = STATE_DEFAULTS["fontName"]
-            STATE_DEFAULTS["fontName"] = fonts.face("latin").name
-            try:
-                renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
-            finally:
-                STATE_DEFAULTS["fontName"] = saved
+            self.drawing(drawing)
             self.c.endForm()
         return form, drawing.width, drawing.height
 
@@ -116,6 +131,44 @@ class _Painter:
         c.scale(scale, scale)
         c.doForm(form)
         c.restoreState()
+
+    def picture(self, op: Picture) -> None:
+        """User art scaled (never stretched) to cover or fit its box, clipped to it."""
+        c = self.c
+        if op.kind == "svg":
+            drawing = _svg(op.path)
+            nat_w, nat_h = drawing.width, drawing.height
+        else:
+            image = ImageReader(op.path)
+            nat_w, nat_h = image.getSize()
+        scale = (max if op.cover else min)(op.w / nat_w, op.h / nat_h)
+        w, h = nat_w * scale, nat_h * scale
+        x, y = op.x + (op.w - w) / 2, op.y + (op.h - h) / 2
+        c.saveState()
+        path = c.beginPath()
+        if op.round:
+            path.circle(op.x + op.w / 2, op.y + op.h / 2, min(op.w, op.h) / 2)
+        else:
+            path.rect(op.x, op.y, op.w, op.h)
+        c.clipPath(path, stroke=0, fill=0)
+        if op.kind == "svg":
+            c.translate(x, y)
+            c.scale(scale, scale)
+            self.drawing(drawing)
+        else:
+            # ReportLab stores an image once per file however often it is drawn.
+            c.drawImage(op.path, x, y, w, h, mask="auto")
+        c.restoreState()
+
+    def drawing(self, drawing) -> None:
+        # ReportLab's drawing renderer starts every drawing in Helvetica, which would
+        # put an unembedded font in the file; start it in our embedded face instead.
+        saved = STATE_DEFAULTS["fontName"]
+        STATE_DEFAULTS["fontName"] = fonts.face("latin").name
+        try:
+            renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
+        finally:
+            STATE_DEFAULTS["fontName"] = saved
 
     def face(self, face: Face, x: float, y: float) -> None:
         c = self.c
