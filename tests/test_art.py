@@ -27,8 +27,21 @@ def _png(path, dpi: int) -> None:
 
 
 def _build(project, *extra):
-    return main(["--decks", str(project / "decks"), "build", "--edition", EN, "--profile",
-                 "printer", "--out", str(project / "build"), "--quiet", *extra])
+    return main(
+        [
+            "--decks",
+            str(project / "decks"),
+            "build",
+            "--edition",
+            EN,
+            "--profile",
+            "printer",
+            "--out",
+            str(project / "build"),
+            "--quiet",
+            *extra,
+        ]
+    )
 
 
 def test_art_under_150_dpi_fails_naming_card_file_and_dpi(project, capsys):
@@ -36,8 +49,11 @@ def test_art_under_150_dpi_fails_naming_card_file_and_dpi(project, capsys):
     _with_art(project, "art/kitchen.png")
     assert _build(project) == 1
     err = capsys.readouterr().err
-    assert re.search(r"places\.yaml:\d+:\d+: places\[0\]\.art: card 'kitchen': 'kitchen\.png' is "
-                     r"140 × 140 px, only 100 dpi at print size; at least 150 dpi is needed", err)
+    assert re.search(
+        r"places\.yaml:\d+:\d+: places\[0\]\.art: card 'kitchen': 'kitchen\.png' is "
+        r"140 × 140 px, only 100 dpi at print size; at least 150 dpi is needed",
+        err,
+    )
     assert not (project / "build").exists()
 
 
@@ -45,8 +61,11 @@ def test_art_under_300_dpi_warns_and_strict_fails(project, capsys):
     _png(project / "decks" / "guess-the-mess" / "art" / "kitchen.png", 200)
     _with_art(project, "art/kitchen.png")
     assert _build(project) == 0
-    assert re.search(r"places\[0\]\.art: warning: 'kitchen\.png' is 280 × 280 px, 200 dpi at "
-                     r"print size; 300 dpi is recommended", capsys.readouterr().err)
+    assert re.search(
+        r"places\[0\]\.art: warning: 'kitchen\.png' is 280 × 280 px, 200 dpi at "
+        r"print size; 300 dpi is recommended",
+        capsys.readouterr().err,
+    )
     assert _build(project, "--strict") == 1
 
 
@@ -66,8 +85,7 @@ def test_art_is_drawn_on_the_card(project):
 def test_missing_art_is_an_error(project, capsys):
     _with_art(project, "art/nowhere.png")
     assert _build(project) == 1
-    assert "places[0].art: the art file 'art/nowhere.png' does not exist" \
-        in capsys.readouterr().err
+    assert "places[0].art: the art file 'art/nowhere.png' does not exist" in capsys.readouterr().err
 
 
 def test_art_outside_the_project_is_refused(project, tmp_path_factory, capsys):
@@ -101,10 +119,14 @@ def test_a_corrupt_image_is_an_error(project, capsys):
 def test_svg_art_may_not_reach_outside(project, capsys):
     svg = project / "decks" / "guess-the-mess" / "art" / "x.svg"
     svg.parent.mkdir(parents=True)
-    svg.write_text('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-                   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
-                   "<text>&x;</text></svg>", encoding="utf-8")
+    svg.write_text(
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+        "<text>&x;</text></svg>",
+        encoding="utf-8",
+    )
     _with_art(project, "art/x.svg")
     assert _build(project) == 1
-    assert "'x.svg' declares entities or refers to other files or addresses" \
-        in capsys.readouterr().err
+    assert (
+        "'x.svg' declares entities or refers to other files or addresses" in capsys.readouterr().err
+    )

@@ -232,6 +232,8 @@ class Edition:
 
 CREDITS = (
     "Typeset with deckforge. Fonts: Noto Sans and Noto Sans Arabic (SIL Open Font License 1.1).",
+    "Pictures: OpenMoji. All emojis designed by OpenMoji – the open-source emoji and icon "
+    "project. License: CC BY-SA 4.0.",
 )
 
 

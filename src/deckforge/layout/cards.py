@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from deckforge.art import images
+from deckforge.art import dreams, images
 from deckforge.errors import WARNING, Problem
 from deckforge.layout import shapes
 from deckforge.layout.ops import (
@@ -387,61 +387,23 @@ def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
 
 
 def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
-    """A generated placeholder picture: a sky, a sun or moon, rolling hills, and the card's
-    number in a corner. The same seed and number always give the same picture."""
-    import math
-    import random
-
+    """A full-bleed picture: the user's art if the deck has some for this card, otherwise a
+    generated dream-like scene; the card's number sits small in a corner."""
+    full = (-BLEED, -BLEED, frame.w + 2 * BLEED, frame.h + 2 * BLEED)
     if card.art is not None:
-        full = (-BLEED, -BLEED, frame.w + 2 * BLEED, frame.h + 2 * BLEED)
         return Face((art(frame, card.art, *full, cover=True),))
-    rng = random.Random(card.seed * 100_003 + card.number)
-    hue = rng.random()
-    import colorsys
-
-    def hsv(h: float, s_: float, v: float) -> RGB:
-        return colorsys.hsv_to_rgb(h % 1.0, s_, v)
-
-    top, low = hsv(hue, 0.55, 0.55), hsv(hue + rng.uniform(0.05, 0.25), 0.35, 0.97)
-    x0, y0 = -BLEED, -BLEED
-    W, H = frame.w + 2 * BLEED, frame.h + 2 * BLEED
-    ops: list = []
-    bands = 24
-    for i in range(bands):
-        t = i / (bands - 1)
-        ops.append(Rect(x0, y0 + H * i / bands, W, H / bands + 0.5, fill=mix(low, top, t)))
-    ops.append(
-        Circle(
-            frame.w * rng.uniform(0.2, 0.8),
-            frame.h * rng.uniform(0.55, 0.85),
-            frame.w * rng.uniform(0.08, 0.16),
-            fill=hsv(hue + 0.5, 0.25, 1.0),
-        )
-    )
-    from deckforge.layout.ops import Polygon
-
-    for layer in range(3):
-        base = frame.h * (0.42 - layer * 0.12)
-        amp = frame.h * rng.uniform(0.03, 0.09)
-        phase = rng.uniform(0, 6.28)
-        freq = rng.uniform(1.0, 3.0)
-        pts = [(x0, y0)]
-        for k in range(33):
-            x = x0 + W * k / 32
-            pts.append((x, base + amp * math.sin(phase + freq * 6.28 * k / 32)))
-        pts.append((x0 + W, y0))
-        ops.append(
-            Polygon(tuple(pts), fill=hsv(hue + 0.3 + layer * 0.05, 0.45, 0.55 - layer * 0.12))
-        )
-    ops.append(Circle(SAFE + 12, SAFE + 12, 11, fill=WHITE, stroke=frame.ink, line_width=0.6))
+    hero = dreams.heroes(card.seed, card.number)[card.number - 1]
+    ops = dreams.picture(card.seed, card.number, hero, *full)
+    ops.append(Circle(SAFE + 10, SAFE + 10, 10, fill=WHITE, stroke=frame.ink, line_width=0.5))
     ops.append(
         frame.text(
             number(card.number, frame.locale),
-            SAFE + 1,
-            SAFE + 20,
+            SAFE,
+            SAFE + 21,
+            20,
             22,
-            16,
             TextStyle(9, MIN_TYPE, fonts.BOLD, align="centre"),
+            middle=True,
         )
     )
     return Face(tuple(ops))

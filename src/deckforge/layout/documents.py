@@ -316,11 +316,12 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
         marker: str | None = None,
         marker_at: float = 0.0,
         marker_colour: RGB | None = None,
+        language: str | None = None,
     ) -> None:
         """Flow a paragraph line by line; a marker (number, bullet) hangs in the indent,
         starting ``marker_at`` from the column's start edge."""
         width = flow.column_w - x_indent
-        fitted = _set(text, width, 10_000, style, locale)
+        fitted = _set(text, width, 10_000, style, language or locale)
         for index, line in enumerate(fitted.lines):
             one = replace(fitted, lines=(line,))
             flow.ensure(fitted.line_height)
@@ -421,7 +422,8 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
         section(s, 0)
     credits = SourceText("  ".join(book.credits), book.sections[0].heading.ref)
     flow.space(body)
-    lines(credits, 0, TextStyle(7.5, 7.5, leading=1.3), mix(ink, WHITE, 0.35))
+    # The credits and licence notices are English in every edition.
+    lines(credits, 0, TextStyle(7.5, 7.5, leading=1.3), mix(ink, WHITE, 0.35), language="en")
 
     pages = []
     total = len(flow.pages)
