@@ -91,7 +91,7 @@ def test_four_kinds_of_problem_are_all_reported_and_the_build_is_kept(project, c
     assert any(
         re.match(
             r"decks/guess-the-mess/mess\.yaml:\d+:\d+: items\[0\]\.name\.en: "
-            r"cannot fit",
+            r"card '[a-z0-9-]+': cannot fit",
             line,
         )
         for line in lines

@@ -503,7 +503,7 @@ def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem
                 backs[key] = back(frame, deck, label, key, colour)
             face = _FACES[type(card)](frame, card, label)
         except FitError as exc:
-            problems.append(Problem(_text_ref(card, deck).ref, str(exc)))
+            problems.append(Problem(_text_ref(card, deck).ref, f"card '{card.id}': {exc}"))
         except images.ArtError as exc:
             problems.append(Problem(card.art.ref, f"card '{card.id}': {exc}"))
         problems.extend(frame.notes)

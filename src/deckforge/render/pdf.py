@@ -101,15 +101,22 @@ class _Painter:
         c.setFillColorRGB(*op.colour)
         size = op.fitted.size
         for x, y, line in op.baselines():
-            drawn = "".join(run.text for run in line.runs)
-            marked = drawn != line.logical
-            if marked:
-                c._code.append(f"/Span <</ActualText <{_utf16_hex(line.logical)}>>> BDC")
             for run in line.runs:
-                c.setFont(run.font, size)
-                c.drawString(x + run.offset, y, run.text)
-            if marked:
-                c._code.append("EMC")
+                if not run.actual:
+                    c.setFont(run.font, size)
+                    c.drawString(x + run.offset, y, run.text)
+                    continue
+                # A glyph that reads as something else (a mirrored bracket) carries its
+                # source character in /ActualText, so copying gives back the real text.
+                text = c.beginText(x + run.offset, y)
+                text.setFont(run.font, size)
+                for ch, actual in zip(run.text, run.actual, strict=True):
+                    if actual:
+                        text._code.append(f"/Span <</ActualText <{_utf16_hex(actual)}>>> BDC")
+                    text.textOut(ch)
+                    if actual:
+                        text._code.append("EMC")
+                c.drawText(text)
 
     def icon_form(self, code: str) -> tuple[str, float, float]:
         """The form XObject of an icon (defined on first use) and its natural size."""

@@ -20,7 +20,7 @@ from deckforge.text.script import (
     localise_digits,
     normalise,
     shape,
-    visual_line,
+    visual_glyphs,
 )
 
 
@@ -42,12 +42,17 @@ class TextStyle:
 
 @dataclass(frozen=True)
 class Run:
-    """Part of a line in one face, in visual order; ``offset`` from the line's left edge."""
+    """Part of a line in one face, in visual order; ``offset`` from the line's left edge.
+
+    ``actual`` holds, per character of ``text``, the logical text it stands for where
+    that differs from what the glyph reads as (a mirrored bracket), else "".
+    """
 
     text: str
     font: str
     offset: float
     width: float
+    actual: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -176,14 +181,44 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
-    """Shape, reorder and split one logical line into positioned runs."""
-    visual = visual_line(logical, rtl)
+    """Shape, reorder and split one logical line into positioned runs.
+
+    In right-to-left lines spaces are left as gaps rather than drawn, so that text
+    extraction rebuilds words from positions instead of attaching a space glyph to
+    the wrong neighbour across a change of direction.
+    """
+    glyphs = visual_glyphs(logical, rtl)
     runs: list[Run] = []
     offset = 0.0
-    for text, font in runs_of(visual, weight):
-        run_width = fonts.width(text, font, size)
-        runs.append(Run(text=text, font=font, offset=offset, width=run_width))
-        offset += run_width
+    pending: list[tuple[str, str]] = []
+    pending_font: str | None = None
+
+    def flush() -> None:
+        nonlocal offset, pending, pending_font
+        if pending:
+            text = "".join(ch for ch, _ in pending)
+            run_width = fonts.width(text, pending_font, size)
+            actual = tuple(a for _, a in pending)
+            runs.append(Run(text, pending_font, offset, run_width, actual if any(actual) else ()))
+            offset += run_width
+        pending, pending_font = [], None
+
+    for ch, actual in glyphs:
+        if rtl and ch == " ":
+            flush()
+            offset += fonts.width(" ", fonts.face("latin", weight).name, size)
+            continue
+        font = runs_of(ch, weight)[0][1]
+        if (
+            pending_font is not None
+            and font != pending_font
+            and not (_neutral(ch) and ord(ch) in _coverage(pending_font))
+        ):
+            flush()
+        if pending_font is None:
+            pending_font = font
+        pending.append((ch, actual))
+    flush()
     return Line(logical=logical, runs=tuple(runs), width=offset)
 
 

@@ -17,11 +17,24 @@ import unicodedata
 from functools import lru_cache
 
 import arabic_reshaper
-from bidi.algorithm import get_display as _bidi_display
+import arabic_reshaper.ligatures
+from bidi import algorithm as _bidi
 
+#: The one ligature Persian typesetting requires: lam with alef (لا) in its forms. The
+#: reshaper's other ligatures (whole words such as الله) are not what Persian readers expect.
+_LIGATURES = {
+    "ARABIC LIGATURE LAM WITH ALEF",
+    "ARABIC LIGATURE LAM WITH ALEF WITH HAMZA ABOVE",
+    "ARABIC LIGATURE LAM WITH ALEF WITH HAMZA BELOW",
+    "ARABIC LIGATURE LAM WITH ALEF WITH MADDA ABOVE",
+}
 #: Reshaper that keeps diacritics (harakat): the library deletes them by default.
 _RESHAPER = arabic_reshaper.ArabicReshaper(
-    configuration={"delete_harakat": False, "support_ligatures": True}
+    configuration={
+        "delete_harakat": False,
+        "support_ligatures": True,
+        **{name: name in _LIGATURES for name, _ in arabic_reshaper.ligatures.LIGATURES},
+    }
 )
 
 ZWNJ = "\u200c"
@@ -82,14 +95,73 @@ def drawable(text: str) -> str:
     return "".join(ch for ch in text if ch not in INVISIBLE)
 
 
-@lru_cache(maxsize=65536)
-def visual_line(line: str, rtl: bool) -> str:
-    """One logical line, shaped and reordered left to right for drawing.
+def _reorder(text: str, rtl: bool) -> list[tuple[str, int]]:
+    """The Unicode bidi algorithm (with L4 mirroring) on one line, keeping for each
+    visual character the index of the character it came from."""
+    storage = _bidi.get_empty_storage()
+    storage["base_level"] = 1 if rtl else 0
+    storage["base_dir"] = "R" if rtl else "L"
+    _bidi.get_embedding_levels(text, storage)
+    for index, char in enumerate(storage["chars"]):
+        char["index"] = index
+    _bidi.explicit_embed_and_overrides(storage)
+    _bidi.resolve_weak_types(storage)
+    _bidi.resolve_neutral_types(storage, False)
+    _bidi.resolve_implicit_levels(storage, False)
+    _bidi.reorder_resolved_levels(storage, False)
+    _bidi.apply_mirroring(storage, False)
+    return [(char["ch"], char["index"]) for char in storage["chars"]]
 
-    Uses the Unicode bidi algorithm with the paragraph direction given, including
-    rule L4 (mirrored glyphs: '(' in right-to-left runs is drawn as ')').
+
+def _spans(logical: str, shaped: str) -> list[tuple[int, int]] | None:
+    """For each shaped character, the slice of logical text it stands for (a lam-alef
+    ligature stands for two); None if the two cannot be aligned."""
+    spans, j = [], 0
+    for ch in shaped:
+        width = len(unicodedata.normalize("NFKC", ch)) if ch != logical[j : j + 1] else 1
+        spans.append((j, j + width))
+        j += width
+    return spans if j == len(logical) else None
+
+
+@lru_cache(maxsize=65536)
+def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
+    """One logical line shaped and reordered for drawing left to right, as pairs of
+    (character to draw, the logical text it stands for when that differs).
+
+    The second item is empty when the drawn character already reads as its source
+    after Unicode compatibility normalisation (presentation forms, ligatures); it is
+    set for mirrored brackets, whose drawn character is the other bracket. ZWNJ stays
+    in the sequence, between the letters it separates: callers draw it with a face
+    whose ZWNJ glyph is empty, so it copies and searches but shows nothing.
     """
     shaped = shape(line)
     if not rtl and not has_arabic(shaped):
-        return drawable(shaped)
-    return drawable(_bidi_display(shaped, base_dir="R" if rtl else "L"))
+        return tuple((ch, "") for ch in shaped if ch not in INVISIBLE)
+    spans = _spans(line, shaped) or [(i, i + 1) for i in range(len(shaped))]
+    placed = _reorder(shaped, rtl)
+    out: list[tuple[str, str]] = []
+    position: dict[int, int] = {}
+    for ch, index in placed:
+        if ch in INVISIBLE:
+            continue
+        start, end = spans[index] if index < len(spans) else (index, index + 1)
+        source = line[start:end]
+        same = unicodedata.normalize("NFKC", ch) == unicodedata.normalize("NFKC", source)
+        position[index] = len(out)
+        out.append((ch, "" if same else source))
+    # Put each ZWNJ back between the letters it keeps apart (bidi removes it).
+    for index, ch in enumerate(shaped):
+        if ch != ZWNJ or index - 1 not in position or index + 1 not in position:
+            continue
+        before, after = position[index - 1], position[index + 1]
+        if abs(before - after) == 1:
+            at = max(before, after)
+            out.insert(at, (ZWNJ, ""))
+            position = {k: (v + 1 if v >= at else v) for k, v in position.items()}
+    return tuple(out)
+
+
+def visual_line(line: str, rtl: bool) -> str:
+    """One logical line, shaped and reordered left to right, as the characters drawn."""
+    return "".join(ch for ch, _ in visual_glyphs(line, rtl) if ch not in INVISIBLE)

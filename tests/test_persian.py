@@ -1,0 +1,155 @@
+"""Persian typesetting: shaping, bidi, brackets, ZWNJ, diacritics, digits, search and copy."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import unicodedata
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from conftest import DECKS
+from deckforge.cli import main
+from deckforge.source import load_yaml
+from deckforge.text import fonts
+from deckforge.text.fit import TextStyle, fit, set_line
+from deckforge.text.script import visual_glyphs, visual_line
+
+FA = "guess-the-mess-fa"
+
+
+def _presentation(ch: str) -> bool:
+    return "\ufb50" <= ch <= "\ufdff" or "\ufe70" <= ch <= "\ufeff"
+
+
+def _logical_from_visual(visual: str) -> str:
+    return unicodedata.normalize("NFKC", visual[::-1])
+
+
+@pytest.mark.parametrize("letter", list("پچژگکی"))
+def test_persian_letters_take_every_joining_form(letter):
+    # Isolated, initial, medial and final: the same letter drawn as four different glyphs
+    # wherever the letter joins on that side (ژ never joins forwards: two forms).
+    words = {
+        "isolated": letter,
+        "initial": letter + "ب",
+        "medial": "ب" + letter + "ب",
+        "final": "ب" + letter,
+    }
+    forms = {}
+    for position, word in words.items():
+        visual = visual_line(word, rtl=True)
+        assert all(_presentation(ch) for ch in visual), (position, visual)
+        assert _logical_from_visual(visual) == word
+        index = {"isolated": 0, "initial": -1, "medial": 1, "final": 0}[position]
+        forms[position] = visual[index]
+    expected = 2 if letter == "ژ" else 4
+    assert len(set(forms.values())) == expected, forms
+
+
+def test_lam_alef_is_one_ligature_glyph():
+    visual = visual_line("لا", rtl=True)
+    assert visual == "\ufefb"
+    assert _logical_from_visual(visual) == "لا"
+
+
+def test_diacritics_are_kept():
+    for word in ("مُهره", "کاملاً"):
+        visual = visual_line(word, rtl=True)
+        marks = [ch for ch in word if unicodedata.category(ch) == "Mn"]
+        assert marks and all(mark in visual for mark in marks)
+
+
+def test_zwnj_breaks_joining_and_draws_an_empty_glyph():
+    joined, broken = visual_line("میدهد", True), visual_line("می‌دهد", True)
+    assert joined != broken  # the ی before the ZWNJ takes its final form
+    line = set_line("می‌دهد", fonts.REGULAR, 12, True)
+    zwnj_runs = [run for run in line.runs if "\u200c" in run.text]
+    assert zwnj_runs and all(run.width == 0 for run in zwnj_runs)
+    face = fonts.face(
+        *next(
+            (family, fonts.REGULAR)
+            for family in fonts.FAMILIES
+            if fonts.face(family).name == zwnj_runs[0].font
+        )
+    )
+    font = TTFont(face.path)
+    glyph = font["glyf"][font.getBestCmap()[0x200C]]
+    assert glyph.numberOfContours == 0, "the face drawing ZWNJ must show nothing"
+
+
+def test_mirrored_brackets_carry_their_source_for_copying():
+    pairs = visual_glyphs("(از ۱ تا ۴)", True)
+    assert pairs[0] == ("(", ")") and pairs[-1] == (")", "(")
+
+
+def test_latin_runs_use_a_face_that_has_them():
+    line = set_line("کارت‌های Dixit", fonts.REGULAR, 12, True)
+    latin = [run for run in line.runs if "Dixit" in run.text]
+    assert latin and latin[0].font == fonts.face("latin").name
+
+
+def test_paragraphs_wrap_first_words_first():
+    text = "در هر دور، هر بازیکن یک کارت مکان مخفی دارد و باید در سی ثانیه خرت‌وپرت جمع کند"
+    fitted = fit(text, 110, 1000, TextStyle(11, 11), "fa")
+    assert len(fitted.lines) >= 3
+    assert fitted.lines[0].logical.startswith("در هر دور")
+    assert " ".join(line.logical for line in fitted.lines) == text
+    # Each line is right-aligned and read right to left: its first word is drawn rightmost.
+    first = fitted.lines[0]
+    rightmost = max(first.runs, key=lambda run: run.offset)
+    assert _logical_from_visual(rightmost.text) == "در"
+
+
+def test_a_character_no_font_has_is_an_error_naming_card_and_character(project, capsys):
+    places = project / "decks" / "guess-the-mess" / "places.yaml"
+    text = places.read_text(encoding="utf-8")
+    places.write_text(text.replace("fa: آشپزخانه}", "fa: آشپزخانه 漢}", 1), encoding="utf-8")
+    assert main(["--decks", str(project / "decks"), "validate", FA]) == 1
+    err = capsys.readouterr().err
+    assert re.search(
+        r"places\.yaml:\d+:\d+: places\[0\]\.name\.fa: card 'kitchen': no font can "
+        r"draw the character '漢' \(U\+6F22\)",
+        err,
+    ), err
+
+
+def _pdftotext(path) -> list[str]:
+    assert shutil.which("pdftotext"), "pdftotext (Debian's poppler-utils) is needed for this test"
+    out = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return out.split("\f")
+
+
+def _clean(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if ch not in "\u202a\u202b\u202c\u202d\u202e")
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "deck,file,key", [("places", "places.yaml", "places"), ("mess", "mess.yaml", "items")]
+)
+def test_pdftotext_gives_back_every_persian_name(built, deck, file, key):
+    source, _ = load_yaml(DECKS / "guess-the-mess" / file, file)
+    names = [entry["name"]["fa"] for entry in source.data[key]]
+    pages = _pdftotext(built / FA / "printer" / f"{deck}.pdf")
+    for index, name in enumerate(names):
+        face = _clean(pages[2 * index + 1])
+        assert unicodedata.normalize("NFKC", name) in face, (index, name, face)
+
+
+def test_persian_cards_use_persian_digits(built):
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(built / FA / "printer" / "spots.pdf")
+    try:
+        texts = [pdf[i].get_textpage().get_text_range() for i in range(1, 16, 2)]
+    finally:
+        pdf.close()
+    for number, text in enumerate(texts, start=1):
+        assert str(number).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text
+        assert not re.search(r"[0-9]", text)
