@@ -124,10 +124,49 @@ def _pdftotext(path) -> list[str]:
     return out.split("\f")
 
 
+#: Directional marks and embeddings that extraction may add around runs; they draw nothing.
+_MARKS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+
+
 def _clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if ch not in "\u202a\u202b\u202c\u202d\u202e")
+    text = "".join(ch for ch in text if ch not in _MARKS)
     return " ".join(text.split())
+
+
+def _card_lines(face) -> list[str]:
+    """The logical text of every line drawn on a card side, as laid out."""
+    from deckforge.layout.ops import Text
+
+    return [line.logical for op in face.ops if isinstance(op, Text) for line in op.fitted.lines]
+
+
+@pytest.fixture(scope="module")
+def persian_cards():
+    from pathlib import Path
+
+    from deckforge.pipeline import Project, check
+
+    laid_out, _, problems = check(
+        Project(Path(DECKS)), ["guess-the-mess-fa", "gomaneh-fa"], ["printer"]
+    )
+    assert not [p for p in problems if p.severity == "error"]
+    return {
+        (laid.edition.id, deck): cards for laid in laid_out for deck, cards in laid.cards.items()
+    }
+
+
+def test_pdftotext_reads_every_persian_card_as_written(built, persian_cards):
+    checked = 0
+    for (edition, deck), cards in persian_cards.items():
+        pages = _pdftotext(built / edition / "printer" / f"{deck}.pdf")
+        for index, card in enumerate(cards):
+            for side, page in ((card.back, pages[2 * index]), (card.face, pages[2 * index + 1])):
+                text = _clean(page)
+                for line in _card_lines(side):
+                    assert _clean(line) in text, (edition, deck, card.id, line, text)
+                    checked += 1
+    assert checked > 2000
 
 
 @pytest.mark.parametrize(
@@ -153,3 +192,28 @@ def test_persian_cards_use_persian_digits(built):
     for number, text in enumerate(texts, start=1):
         assert str(number).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) in text
         assert not re.search(r"[0-9]", text)
+
+
+@pytest.mark.parametrize("edition", ["guess-the-mess-fa", "gomaneh-fa"])
+def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
+    from pathlib import Path
+
+    from deckforge.layout.documents import lay_out_component
+    from deckforge.model import Rulebook
+    from deckforge.pipeline import Project, gather, select_editions
+    from deckforge.profiles import all_profiles
+
+    editions, _ = gather(Project(Path(DECKS)), select_editions(Project(Path(DECKS)), [edition]))
+    book = next(c for c in editions[0].components if isinstance(c, Rulebook))
+    _, pages, problems = lay_out_component(editions[0], book, all_profiles()["pnp-a4"])
+    assert not problems
+    text = _clean(" ".join(_pdftotext(built / edition / "pnp-a4" / "rulebook.pdf")))
+    lines = [
+        line
+        for page in pages
+        for placement in page.placements
+        for line in _card_lines(placement.face)
+    ]
+    assert len(lines) > 100
+    missing = [line for line in lines if _clean(line) not in text]
+    assert not missing, missing[:5]

@@ -102,6 +102,12 @@ class _Painter:
         size = op.fitted.size
         for x, y, line in op.baselines():
             for run in line.runs:
+                if run.span:
+                    c._code.append(f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC")
+                    c.setFont(run.font, size)
+                    c.drawString(x + run.offset, y, run.text)
+                    c._code.append("EMC")
+                    continue
                 if not run.actual:
                     c.setFont(run.font, size)
                     c.drawString(x + run.offset, y, run.text)

@@ -9,12 +9,15 @@ if none does, it raises :class:`FitError` rather than clipping.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.text import fonts
 from deckforge.text.script import (
     INVISIBLE,
+    RLM,
+    ZWNJ,
     drawable,
     is_rtl_locale,
     localise_digits,
@@ -45,7 +48,10 @@ class Run:
     """Part of a line in one face, in visual order; ``offset`` from the line's left edge.
 
     ``actual`` holds, per character of ``text``, the logical text it stands for where
-    that differs from what the glyph reads as (a mirrored bracket), else "".
+    that differs from what the glyph reads as (a mirrored bracket), else "". ``span``,
+    when set, is the text extraction should read for the whole run: a number or Latin
+    word inside right-to-left text, led by a right-to-left mark so that extractors
+    (pdftotext among them) keep it in its place in the line.
     """
 
     text: str
@@ -53,6 +59,7 @@ class Run:
     offset: float
     width: float
     actual: tuple[str, ...] = ()
+    span: str = ""
 
 
 @dataclass(frozen=True)
@@ -180,43 +187,71 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
     return lines
 
 
+#: Bidi classes of right-to-left letters and the marks on them.
+_RTL_CLASSES = ("R", "AL", "NSM")
+#: Bidi classes of separators that belong to a number when between digits: + - # % , . : /
+_NUMBER_PUNCTUATION = ("ES", "ET", "CS")
+
+
+def _left_to_right(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("L", "EN", "AN")
+
+
 def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
     """Shape, reorder and split one logical line into positioned runs.
 
-    In right-to-left lines spaces are left as gaps rather than drawn, so that text
-    extraction rebuilds words from positions instead of attaching a space glyph to
-    the wrong neighbour across a change of direction.
+    Runs change with the face and, in right-to-left lines, with the direction of the
+    characters. There, spaces are left as gaps rather than drawn, and each run of
+    numbers or Latin letters is marked for text extraction as a right-to-left span
+    (see :class:`Run`), so that extraction rebuilds the line in reading order.
     """
     glyphs = visual_glyphs(logical, rtl)
     runs: list[Run] = []
     offset = 0.0
     pending: list[tuple[str, str]] = []
-    pending_font: str | None = None
+    key: tuple[str, bool] | None = None
 
     def flush() -> None:
-        nonlocal offset, pending, pending_font
-        if pending:
+        nonlocal offset, pending, key
+        if pending and key is not None:
             text = "".join(ch for ch, _ in pending)
-            run_width = fonts.width(text, pending_font, size)
+            run_width = fonts.width(text, key[0], size)
             actual = tuple(a for _, a in pending)
-            runs.append(Run(text, pending_font, offset, run_width, actual if any(actual) else ()))
+            span = ""
+            if rtl and key[1]:
+                span = RLM + "".join(a or ch for ch, a in pending)
+            runs.append(Run(text, key[0], offset, run_width, actual if any(actual) else (), span))
             offset += run_width
-        pending, pending_font = [], None
+        pending, key = [], None
 
-    for ch, actual in glyphs:
+    for index, (ch, actual) in enumerate(glyphs):
         if rtl and ch == " ":
             flush()
             offset += fonts.width(" ", fonts.face("latin", weight).name, size)
             continue
         font = runs_of(ch, weight)[0][1]
+        ltr = rtl and _left_to_right(ch)
+        if rtl and unicodedata.bidirectional(ch) in _NUMBER_PUNCTUATION:
+            # A separator between digits belongs to the number (۱٬۰۰۰, ۲/۳).
+            nearby = [glyphs[k][0] for k in (index - 1, index + 1) if 0 <= k < len(glyphs)]
+            ltr = len(nearby) == 2 and all(
+                unicodedata.bidirectional(n) in ("EN", "AN") for n in nearby
+            )
         if (
-            pending_font is not None
-            and font != pending_font
-            and not (_neutral(ch) and ord(ch) in _coverage(pending_font))
+            key is not None
+            and not (rtl and (ltr or key[1]))
+            and _neutral(ch)
+            and ord(ch) in _coverage(key[0])
         ):
+            pending.append((ch, actual))  # punctuation stays with its neighbour
+            continue
+        if rtl and not ltr and ch != ZWNJ and unicodedata.bidirectional(ch) not in _RTL_CLASSES:
+            # Punctuation and brackets in right-to-left text: marked so that extraction
+            # keeps them with the word they follow (pdftotext moves them otherwise).
+            actual = RLM + (actual or ch)
+        if key is not None and key != (font, ltr):
             flush()
-        if pending_font is None:
-            pending_font = font
+        key = (font, ltr)
         pending.append((ch, actual))
     flush()
     return Line(logical=logical, runs=tuple(runs), width=offset)

@@ -39,6 +39,7 @@ _RESHAPER = arabic_reshaper.ArabicReshaper(
 
 ZWNJ = "\u200c"
 ZWJ = "\u200d"
+RLM = "\u200f"
 #: Format characters that steer joining or direction and draw nothing.
 INVISIBLE = frozenset("\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069")
 #: Explicit bidi embeddings and overrides: they can disguise text (U+202E) and are refused.
