@@ -217,3 +217,48 @@ def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     assert len(lines) > 100
     missing = [line for line in lines if _clean(line) not in text]
     assert not missing, missing[:5]
+
+
+def test_manifest_lists_the_persian_editions(manifest):
+    counts = {
+        "places": 144,
+        "mess": 400,
+        "which-way": 8,
+        "spots": 8,
+        "players": 64,
+        "blank-places": 16,
+    }
+    for profile in ("pnp-a4", "pnp-letter", "printer"):
+        for deck, count in counts.items():
+            found = [
+                e
+                for e in manifest
+                if e["edition"] == FA and e["profile"] == profile and e["deck"] == deck
+            ]
+            assert len(found) == 1 and found[0]["cards"] == count and found[0]["locale"] == "fa"
+        gomaneh = {
+            e["deck"]: e
+            for e in manifest
+            if e["edition"] == "gomaneh-fa" and e["profile"] == profile
+        }
+        assert gomaneh["pictures"]["kind"] == "cards" and gomaneh["pictures"]["cards"] == 84
+        assert gomaneh["votes"]["kind"] == "cards" and gomaneh["votes"]["cards"] == 36
+        assert gomaneh["score-track"]["kind"] == "board" and gomaneh["score-track"]["pages"] == 2
+        assert gomaneh["pawns"]["kind"] == "pawns"
+        assert gomaneh["rulebook"]["kind"] == "rulebook"
+
+
+def test_a_missing_translation_is_reported(project, capsys):
+    mess = project / "decks" / "guess-the-mess" / "mess.yaml"
+    text = mess.read_text(encoding="utf-8")
+    mess.write_text(
+        re.sub(r"name: \{en: ([^,]+), fa: [^}]+\}", r"name: {en: \1}", text, count=1),
+        encoding="utf-8",
+    )
+    assert main(["--decks", str(project / "decks"), "validate", FA]) == 1
+    assert re.search(
+        r"mess\.yaml:\d+:\d+: items\[0\]\.name: missing 'fa' translation \(has en\)",
+        capsys.readouterr().err,
+    )
+    # The English edition does not need the Persian name.
+    assert main(["--decks", str(project / "decks"), "validate", "guess-the-mess-en"]) == 0
