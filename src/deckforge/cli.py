@@ -133,6 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     except DeckforgeError as exc:
         print(f"deckforge: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(
+            f"deckforge: cannot write{where}: {exc.strerror or exc}; previous outputs are "
+            "unchanged",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("deckforge: interrupted; previous outputs are unchanged", file=sys.stderr)
         return 130

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
 from deckforge.layout import documents
-from deckforge.layout.cards import BLEED, lay_out_deck
+from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
@@ -21,7 +21,7 @@ from deckforge.profiles import Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
-from deckforge.write import Output, write_all, write_manifest
+from deckforge.write import Output, locked, write_all, write_manifest
 
 
 @dataclass(frozen=True)
@@ -209,12 +209,12 @@ def build(
         raise BuildFailed(errors_only(problems, strict))
     if not laid_out:
         raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
-    entries = write_all(outputs, out_dir, pdf.render, progress)
     profiles = select_profiles(profile_names)
-    write_manifest(
-        out_dir, entries, {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
-    )
+    rebuilt = {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
+    with locked(out_dir):
+        entries = write_all(outputs, out_dir, pdf.render, progress)
+        write_manifest(out_dir, entries, rebuilt)
     return entries, [p for p in problems if p.severity == WARNING]
 
 
-__all__ = ["BLEED", "Project", "build", "check"]
+__all__ = ["Project", "build", "check"]

@@ -7,14 +7,19 @@ leaves a half-written PDF or destroys the previous one.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckforge.errors import DeckforgeError
 from deckforge.layout.ops import Document
+
+LOCK_NAME = ".deckforge.lock"
 
 
 @dataclass(frozen=True)
@@ -24,6 +29,34 @@ class Output:
     relpath: str
     document: Document
     entry: dict
+
+
+class Busy(DeckforgeError):
+    """Another build is writing to the same output folder."""
+
+
+@contextlib.contextmanager
+def locked(out_dir: Path) -> Iterator[None]:
+    """Hold the output folder's lock for a build; refuse at once if another build has it.
+
+    Temporary files left by a build that was killed outright are removed once the lock
+    is held, since no other build can be writing them then.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    handle = open(out_dir / LOCK_NAME, "a+")  # noqa: SIM115 - held for the whole build
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise Busy(
+                f"another deckforge build is writing to {out_dir}/; "
+                "run this one when it has finished"
+            ) from None
+        for stale in out_dir.rglob(".*.tmp"):
+            stale.unlink(missing_ok=True)
+        yield
+    finally:
+        handle.close()
 
 
 def _temp_beside(target: Path) -> Path:

@@ -1,0 +1,84 @@
+"""Builds never lose a good output: failures mid-write, interrupts, concurrent builds;
+and the same sources always give the same bytes."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+
+import pytest
+
+from conftest import DECKS
+from deckforge import pipeline
+from deckforge.cli import main
+from deckforge.write import LOCK_NAME
+
+EN = "guess-the-mess-en"
+
+
+def _args(out, *extra):
+    return ["--decks", str(DECKS), "build", "--edition", EN, "--profile", "pnp-a4",
+            "--out", str(out), "--quiet", *extra]
+
+
+def _snapshot(folder):
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != LOCK_NAME}
+
+
+@pytest.fixture()
+def good_build(tmp_path):
+    out = tmp_path / "build"
+    assert main(_args(out)) == 0
+    return out
+
+
+@pytest.mark.parametrize("failure,code", [(RuntimeError("disk on fire"), 3),
+                                          (KeyboardInterrupt(), 130),
+                                          (OSError(28, "No space left on device"), 1)])
+def test_a_build_failing_mid_write_keeps_every_previous_output(good_build, monkeypatch,
+                                                               failure, code, capsys):
+    before = _snapshot(good_build)
+    calls = {"n": 0}
+    real = pipeline.pdf.render
+
+    def flaky(document, path):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            path.write_bytes(b"%PDF-1.4 half a file")
+            raise failure
+        real(document, path)
+
+    monkeypatch.setattr(pipeline.pdf, "render", flaky)
+    assert main(_args(good_build)) == code
+    assert calls["n"] == 4
+    assert _snapshot(good_build) == before
+    assert not [p for p in good_build.rglob("*") if p.name.endswith(".tmp")]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_second_build_into_the_same_folder_is_refused_while_one_runs(good_build, capsys):
+    before = _snapshot(good_build)
+    with open(good_build / LOCK_NAME, "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert main(_args(good_build)) == 1
+    assert "another deckforge build is writing to" in capsys.readouterr().err
+    assert _snapshot(good_build) == before
+    assert main(_args(good_build)) == 0  # and once it is released, building works again
+
+
+def test_temporary_files_of_a_killed_build_are_cleared(good_build):
+    stale = good_build / EN / "pnp-a4" / ".places.pdf.abc123.tmp"
+    stale.write_bytes(b"left by a build that was killed")
+    assert main(_args(good_build)) == 0
+    assert not stale.exists()
+
+
+def test_the_same_sources_build_to_the_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert main(_args(first)) == 0
+    assert main(_args(second)) == 0
+    assert _snapshot(first) == _snapshot(second)
+    text = (first / EN / "pnp-a4" / "spots.pdf").read_bytes()
+    assert b"D:20231114221320" in text  # the date comes from SOURCE_DATE_EPOCH
