@@ -17,13 +17,27 @@ EN = "guess-the-mess-en"
 
 
 def _args(out, *extra):
-    return ["--decks", str(DECKS), "build", "--edition", EN, "--profile", "pnp-a4",
-            "--out", str(out), "--quiet", *extra]
+    return [
+        "--decks",
+        str(DECKS),
+        "build",
+        "--edition",
+        EN,
+        "--profile",
+        "pnp-a4",
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
 
 
 def _snapshot(folder):
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != LOCK_NAME}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != LOCK_NAME
+    }
 
 
 @pytest.fixture()
@@ -33,11 +47,17 @@ def good_build(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("failure,code", [(RuntimeError("disk on fire"), 3),
-                                          (KeyboardInterrupt(), 130),
-                                          (OSError(28, "No space left on device"), 1)])
-def test_a_build_failing_mid_write_keeps_every_previous_output(good_build, monkeypatch,
-                                                               failure, code, capsys):
+@pytest.mark.parametrize(
+    "failure,code",
+    [
+        (RuntimeError("disk on fire"), 3),
+        (KeyboardInterrupt(), 130),
+        (OSError(28, "No space left on device"), 1),
+    ],
+)
+def test_a_build_failing_mid_write_keeps_every_previous_output(
+    good_build, monkeypatch, failure, code, capsys
+):
     before = _snapshot(good_build)
     calls = {"n": 0}
     real = pipeline.pdf.render

@@ -27,6 +27,22 @@ MAX_DEPTH = 64
 
 Path_ = tuple[str | int, ...]
 
+#: The only YAML tags a source may use: plain data. Anything else (``!!python/object``)
+#: is refused before it is looked at.
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")
+)
+
+#: Hints for PyYAML's most common complaints.
+_HINTS = {
+    "mapping values are not allowed here": "check this line's indentation against the line "
+    "before, or put quotes around a value that contains ': '",
+    "found character '\\t' that cannot start any token": "indent with spaces; YAML does not "
+    "allow tabs",
+    "could not find expected ':'": "a line in a mapping needs 'key: value'; check the indentation",
+}
+
 
 class _Loader(yaml.SafeLoader):
     """SafeLoader with YAML 1.2 booleans: ``no``, ``yes``, ``on`` and ``off`` stay strings.
@@ -105,6 +121,12 @@ class _Converter:
         if depth > MAX_DEPTH:
             raise _TooBig(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.source.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if node.tag not in _PLAIN_TAGS:
+            raise _TooBig(
+                node,
+                f"the tag '{node.tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed: "
+                "sources hold plain text, numbers, lists and mappings",
+            )
         if isinstance(node, yaml.MappingNode):
             result: dict[str, Any] = {}
             first_seen: dict[str, int] = {}
@@ -200,7 +222,10 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = "YAML syntax error: " + (exc.problem or "unreadable")
-        if exc.context:
+        hint = _HINTS.get(exc.problem or "")
+        if hint:
+            message += f"; {hint}"
+        elif exc.context:
             message += f" ({exc.context}"
             if exc.context_mark and exc.context_mark is not mark:
                 message += f" at line {exc.context_mark.line + 1}"

@@ -64,15 +64,6 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
     )
 
 
-_JSON_TYPES = {
-    dict: "a mapping",
-    list: "a list",
-    str: "text",
-    bool: "true/false",
-    int: "a whole number",
-    float: "a number",
-    type(None): "nothing (null)",
-}
 _TYPE_WORDS = {
     "object": "a mapping",
     "array": "a list",
@@ -84,7 +75,20 @@ _TYPE_WORDS = {
 
 
 def _describe(value: object) -> str:
-    return _JSON_TYPES.get(type(value), type(value).__name__)
+    """What a value is, in words a person editing YAML recognises."""
+    if value is None:
+        return "nothing (the value is empty)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (quote it if you mean the word)"
+    if isinstance(value, (int, float)):
+        return f"the number {value} (quote it if it is text)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return type(value).__name__
 
 
 def _best(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -104,7 +108,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
         wanted = " or ".join(
             _TYPE_WORDS.get(t, t) for t in ([arg] if isinstance(arg, str) else arg)
         )
-        return f"expected {wanted}, got {_describe(value)} {value!r}", False
+        return f"expected {wanted}, got {_describe(value)}", False
     if v == "required":
         missing = [k for k in arg if k not in value]
         return f"missing required key '{missing[0]}'", False
@@ -113,8 +117,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     if v == "const":
         return f"must be {arg!r}, not {value!r}", False
     if v == "pattern":
-        hint = error.schema.get("description", "")
-        return f"{value!r} is not valid" + (f": {hint[0].lower()}{hint[1:]}" if hint else ""), False
+        hint = error.schema.get("x-message")
+        return f"{value!r} is not valid" + (f"; {hint}" if hint else ""), False
     if v == "maxLength":
         return f"{value!r} is too long ({len(value)} characters, at most {arg})", False
     if v == "minLength":
@@ -133,9 +137,21 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     return error.message, False
 
 
+def _misspelt(error: jsonschema.ValidationError) -> bool:
+    """A missing required key that the object has under a near-miss name (reported as
+    an unknown key with a suggestion instead)."""
+    if error.validator != "required" or not isinstance(error.instance, dict):
+        return False
+    missing = [k for k in error.validator_value if k not in error.instance]
+    unknown = [k for k in error.instance if k not in error.schema.get("properties", {})]
+    return any(difflib.get_close_matches(k, missing, n=1) for k in unknown)
+
+
 def schema_problems(source: Source, kind: str) -> Iterator[Problem]:
     """Every schema violation in a source, as problems at their YAML lines."""
     for error in validator(kind).iter_errors(source.data):
+        if _misspelt(error):
+            continue
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = list(error.schema.get("properties", {}))
             for key in error.instance:
@@ -366,6 +382,26 @@ def deck_problems(source: Source, locale: str, categories: set[str] | None) -> I
         yield from _unique(source, colours, "colours", "symbol", None, "symbol")
 
 
+def _kind_problem(source: Source, kinds: tuple[str, ...], group: str) -> Problem:
+    what = "deck" if group == "decks" else "component"
+    choices = ", ".join(kinds)
+    if not isinstance(source.data, dict):
+        return Problem(
+            source.ref(),
+            f"a {what} file must be a mapping that starts with "
+            f"'kind: ...' (one of: {choices}), not "
+            f"{_describe(source.data)}",
+        )
+    if "kind" not in source.data:
+        return Problem(
+            source.ref(), f"missing key 'kind': a {what} file says what it holds, one of: {choices}"
+        )
+    kind = source.data["kind"]
+    guess = difflib.get_close_matches(str(kind), kinds, n=1)
+    hint = f"; did you mean '{guess[0]}'?" if guess else f" (one of: {choices})"
+    return Problem(source.ref(("kind",)), f"{kind!r} is not a kind of {what}{hint}")
+
+
 def validate_edition(loaded: LoadedEdition) -> list[Problem]:
     """Every problem of an edition's sources: schemas first, then cross-file rules."""
     problems: list[Problem] = []
@@ -384,19 +420,13 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
     for group, kinds in (("decks", DECK_KINDS), ("components", COMPONENT_KINDS)):
         table = loaded.decks if group == "decks" else loaded.components
         problems.extend(_unique(manifest, data.get(group, []), group, "id", None, "id"))
-        for index, entry in enumerate(data.get(group, [])):
+        for entry in data.get(group, []):
             source = table.get(entry["id"])
             if source is None:
                 continue
             kind = source.data.get("kind") if isinstance(source.data, dict) else None
             if kind not in kinds:
-                problems.append(
-                    Problem(
-                        source.ref(("kind",)) if isinstance(source.data, dict) else source.ref(),
-                        f"'kind' must be one of: {', '.join(kinds)} (a {group[:-1]} of "
-                        f"{manifest.display} line {manifest.ref((group, index)).line})",
-                    )
-                )
+                problems.append(_kind_problem(source, kinds, group))
                 continue
             found = list(schema_problems(source, kind))
             found.extend(hidden_characters(source))

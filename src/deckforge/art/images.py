@@ -79,7 +79,10 @@ def inspect(path: Path) -> ArtInfo:
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ArtError(f"'{path.name}' is too large to open safely ({exc})") from exc
+        raise ArtError(
+            f"'{path.name}' has more than {MAX_PIXELS:,} pixels, too many to "
+            "open safely; scale it to 300 dpi at its printed size"
+        ) from exc
     except (OSError, SyntaxError, ValueError) as exc:
         raise ArtError(f"'{path.name}' is not a readable image ({exc})") from exc
     return ArtInfo(path, "raster", float(width), float(height))

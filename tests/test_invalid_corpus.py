@@ -1,0 +1,166 @@
+"""The corpus of bad inputs: each case gives exactly its expected messages, exit 1, no
+traceback, and leaves the previous build as it was.
+
+A case is ``tests/data/invalid/<case>.yaml``: a few header lines, then the file's body
+(bytes as they are, so encodings and NUL bytes can be tested)::
+
+    # case: what is wrong
+    # replaces: places            which file of tests/data/minimal/ the body stands for
+    # make: art/x.png corrupt-png  optional: files to make first (see MAKERS)
+    # expect: decks/minimal/places.yaml:9:11: places[0].name: ...   one per message
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from deckforge.cli import main
+
+DATA = Path(__file__).parent / "data"
+CASES = sorted((DATA / "invalid").glob("*.yaml"))
+VALID = sorted((DATA / "valid").glob("*.yaml"))
+
+
+def _png(width: int, height: int) -> bytes:
+    """A valid 1-bit greyscale PNG of any size, small on disk (rows compress to nothing)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
+    row = b"\x00" + b"\x00" * ((width + 7) // 8)
+    compressor = zlib.compressobj(9)
+    body = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+        + chunk(b"IDAT", body)
+        + chunk(b"IEND", b"")
+    )
+
+
+def _make(root: Path, target: Path, how: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if how == "corrupt-png":
+        target.write_bytes(b"\x89PNG\r\n\x1a\n" + b"not really an image" * 10)
+    elif how == "bomb-png":
+        target.write_bytes(_png(12_000, 12_000))
+    elif how == "low-dpi-png":
+        target.write_bytes(_png(100, 100))
+    elif how == "svg-entity":
+        target.write_text(
+            '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY secret SYSTEM '
+            '"file:///etc/passwd">]>\n<svg xmlns="http://www.w3.org/2000/svg" '
+            'width="72" height="72"><text>&secret;</text></svg>\n'
+        )
+    elif how == "svg-href":
+        target.write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" '
+            'xmlns:xlink="http://www.w3.org/1999/xlink" width="72" height="72">'
+            '<image xlink:href="file:///etc/hostname" width="72" height="72"/>'
+            "</svg>\n"
+        )
+    elif how == "link-outside":
+        outside = root.parent / "outside.png"
+        outside.write_bytes(_png(600, 600))
+        target.symlink_to(outside)
+    elif how.startswith("big-"):
+        size = int(how[4:])
+        target.write_bytes(b"# padding\n" * (size // 10))
+    else:
+        raise AssertionError(f"unknown maker {how!r}")
+
+
+def _parse(case: Path) -> tuple[dict[str, list[str]], bytes]:
+    raw = case.read_bytes()
+    header: dict[str, list[str]] = {}
+    lines = raw.split(b"\n")
+    body_start = 0
+    for index, line in enumerate(lines):
+        if not line.startswith(b"# ") or b":" not in line:
+            body_start = index
+            break
+        key, _, value = line[2:].decode("utf-8").partition(":")
+        if key not in ("case", "replaces", "make", "expect"):
+            body_start = index
+            break
+        header.setdefault(key, []).append(value.strip())
+    else:
+        body_start = len(lines)
+    return header, b"\n".join(lines[body_start:])
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.startswith(".")
+    }
+
+
+@pytest.fixture(scope="module")
+def good_build(tmp_path_factory) -> Path:
+    """A build of the intact minimal edition, copied before each case runs."""
+    root = tmp_path_factory.mktemp("minimal")
+    shutil.copytree(DATA / "minimal", root / "decks" / "minimal")
+    assert (
+        main(["--decks", str(root / "decks"), "build", "--out", str(root / "build"), "--quiet"])
+        == 0
+    )
+    return root / "build"
+
+
+def _run(case: Path, tmp_path: Path, good_build: Path | None, capsys) -> tuple[int, str, Path]:
+    header, body = _parse(case)
+    decks = tmp_path / "project" / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "project" / "build"
+    if good_build is not None:
+        shutil.copytree(good_build, out)
+    replaces = header.get("replaces", ["places"])[0]
+    (decks / "minimal" / f"{replaces}.yaml").write_bytes(body)
+    for spec in header.get("make", []):
+        name, how = spec.split()
+        _make(tmp_path / "project", decks / "minimal" / name, how)
+    capsys.readouterr()
+    code = main(["--decks", str(decks), "build", "--out", str(out), "--quiet"])
+    return code, capsys.readouterr().err, out
+
+
+def test_the_corpus_is_large_enough():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.stem for c in CASES])
+def test_bad_input_gives_its_exact_messages_and_keeps_the_build(
+    case, tmp_path, good_build, capsys, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    header, _ = _parse(case)
+    assert header.get("expect"), f"{case.name} names no expected message"
+    before = _snapshot(good_build)
+    code, err, out = _run(case, tmp_path, good_build, capsys)
+    assert "Traceback" not in err
+    assert code == 1, err
+    lines = err.strip().splitlines()
+    assert lines[-1].startswith("build failed:") and lines[-1].endswith("nothing was written")
+    assert lines[:-1] == header["expect"]
+    assert _snapshot(out) == before
+    assert not [p for p in out.rglob("*.tmp")]
+
+
+@pytest.mark.parametrize("case", VALID, ids=[c.stem for c in VALID])
+def test_accepted_inputs_build(case, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, err, _ = _run(case, tmp_path, None, capsys)
+    assert code == 0, err
