@@ -5,11 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test validate lint clean help
+.PHONY: print test fuzz validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
 	@echo "make test      run the test suite"
+	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint"
 	@echo "make clean     remove $(OUT)/ and .venv/"
@@ -25,6 +26,9 @@ print: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+fuzz: $(STAMP)
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 validate: $(STAMP)
 	$(BIN)/deckforge validate

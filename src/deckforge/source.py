@@ -176,6 +176,17 @@ def _line_column(text: bytes, offset: int) -> tuple[int, int]:
     return line, column
 
 
+def _reader_problem(text: str, exc: yaml.reader.ReaderError, display: str) -> Problem:
+    """A character YAML refuses to read (a control character), at its line and column."""
+    before = text[: exc.position]
+    line = before.count("\n") + 1
+    column = exc.position - (before.rfind("\n") + 1) + 1
+    char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+    return Problem(SourceRef(display, line, column),
+                   f"the file contains the character U+{ord(char):04X}, which YAML does not "
+                   "allow; remove it")
+
+
 def load_yaml(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
     """Read and parse one YAML file; the source, or None and the problems found."""
     try:
@@ -216,7 +227,10 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
             )
         ]
     source = Source(path=path, display=display, data=None)
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:
+        return None, [_reader_problem(text, exc, display)]
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -232,6 +246,8 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
             message += ")"
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         return None, [Problem(SourceRef(display, line, column), message)]
+    except yaml.reader.ReaderError as exc:
+        return None, [_reader_problem(text, exc, display)]
     except yaml.YAMLError as exc:
         return None, [Problem(SourceRef(display), f"YAML error: {exc}")]
     finally:
