@@ -21,17 +21,44 @@ from deckforge.cli import main
 DATA = Path(__file__).parent / "data" / "minimal"
 FILES = ("places", "mess", "which-way", "spots", "edition")
 EXAMPLES = int(os.environ.get("DECKFORGE_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get(
-    "DECKFORGE_FUZZ_EXAMPLES"), suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=not os.environ.get("DECKFORGE_FUZZ_EXAMPLES"),
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
-                    st.floats(allow_nan=True), texts,
-                    st.sampled_from(["", "kitchen", "home", "1F373", "#FFFFFF", "poker",
-                                     "left", "ﻻ", "\u202e", "\u200c", "art/x.png", "../x",
-                                     "{distance}", "漢"]))
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=4)), max_leaves=8)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.floats(allow_nan=True),
+    texts,
+    st.sampled_from(
+        [
+            "",
+            "kitchen",
+            "home",
+            "1F373",
+            "#FFFFFF",
+            "poker",
+            "left",
+            "ﻻ",
+            "\u202e",
+            "\u200c",
+            "art/x.png",
+            "../x",
+            "{distance}",
+            "漢",
+        ]
+    ),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(texts, inner, max_size=4)),
+    max_leaves=8,
+)
 
 
 def _paths(data, prefix=()):
@@ -68,13 +95,27 @@ def _run(files: dict[str, bytes]) -> int:
         shutil.copytree(DATA, decks / "minimal")
         for name, raw in files.items():
             (decks / "minimal" / f"{name}.yaml").write_bytes(raw)
-        return main(["--decks", str(decks), "build", "--out", str(Path(tmp) / "build"),
-                     "--profile", "printer", "--quiet"])
+        return main(
+            [
+                "--decks",
+                str(decks),
+                "build",
+                "--out",
+                str(Path(tmp) / "build"),
+                "--profile",
+                "printer",
+                "--quiet",
+            ]
+        )
 
 
 @FUZZ
-@given(file=st.sampled_from(FILES), data=st.data(),
-       action=st.sampled_from(["replace", "delete", "insert"]), value=values)
+@given(
+    file=st.sampled_from(FILES),
+    data=st.data(),
+    action=st.sampled_from(["replace", "delete", "insert"]),
+    value=values,
+)
 def test_mutated_structure_never_crashes(file, data, action, value):
     source = yaml.safe_load((DATA / f"{file}.yaml").read_text(encoding="utf-8"))
     path = data.draw(st.sampled_from(list(_paths(source))))
@@ -84,10 +125,13 @@ def test_mutated_structure_never_crashes(file, data, action, value):
 
 
 @FUZZ
-@given(file=st.sampled_from(FILES), data=st.data(),
-       insert=st.binary(max_size=12) | texts.map(lambda t: t.encode("utf-8")))
+@given(
+    file=st.sampled_from(FILES),
+    data=st.data(),
+    insert=st.binary(max_size=12) | texts.map(lambda t: t.encode("utf-8")),
+)
 def test_mutated_bytes_never_crash(file, data, insert):
     raw = (DATA / f"{file}.yaml").read_bytes()
     at = data.draw(st.integers(0, len(raw)))
     cut = data.draw(st.integers(0, 8))
-    assert _run({file: raw[:at] + insert + raw[at + cut:]}) in (0, 1)
+    assert _run({file: raw[:at] + insert + raw[at + cut :]}) in (0, 1)

@@ -65,6 +65,5 @@ def test_alias_bombs_are_stopped():
 def test_characters_yaml_refuses_are_reported_at_their_place():
     _, problems = _load(b"a: 1\nb: x\x07y\n")
     assert [p.format() for p in problems] == [
-        "x.yaml:2:5: the file contains the character U+0007, which YAML does not allow; "
-        "remove it"
+        "x.yaml:2:5: the file contains the character U+0007, which YAML does not allow; remove it"
     ]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 import traceback
 from pathlib import Path
 
 from deckforge import __version__
-from deckforge.errors import BuildFailed, DeckforgeError, UsageError, errors_only
+from deckforge.errors import BuildFailed, DeckforgeError, Problem, UsageError, errors_only
 from deckforge.pipeline import Project, build, check, select_editions
 from deckforge.profiles import all_profiles
 
@@ -49,14 +50,56 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--quiet", action="store_true", help="print only problems")
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
+
+    n = sub.add_parser("new", help="start a custom edition or a place deck")
+    what = n.add_subparsers(dest="what", required=True, metavar="WHAT")
+    ne = what.add_parser("edition", help="a new edition in decks/NAME reusing another's decks")
+    ne.add_argument("name", metavar="NAME")
+    ne.add_argument(
+        "--from",
+        dest="base",
+        default="guess-the-mess-en",
+        metavar="EDITION",
+        help="the edition to start from (default: guess-the-mess-en)",
+    )
+    np_ = what.add_parser("place-deck", help="a commented place deck to fill in")
+    np_.add_argument("path", type=Path, metavar="PATH")
     return parser
+
+
+def show(problem: Problem, root: Path) -> str:
+    """A problem as printed: its line, then the source line with a caret under the spot."""
+    text = problem.format()
+    ref = problem.ref
+    if not ref.line:
+        return text
+    path = Path(ref.file)
+    if not path.is_absolute():
+        path = root / path
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            line = next(itertools.islice(handle, ref.line - 1, None), None)
+    except OSError:
+        return text
+    if line is None:
+        return text
+    line = line.rstrip("\n").replace("\t", " ")
+    if len(line) > 160 or "\x00" in line:
+        return text
+    gutter = f"{ref.line:>5} | "
+    caret = " " * (len(gutter) - 2) + "| " + " " * max(ref.column - 1, 0) + "^"
+    return f"{text}\n{gutter}{line}\n{caret}"
+
+
+def _report(problems, root: Path) -> None:
+    for problem in problems:
+        print(show(problem, root), file=sys.stderr)
 
 
 def _validate(args: argparse.Namespace) -> int:
     project = Project(args.decks)
     laid_out, _, problems = check(project, args.paths or None)
-    for problem in problems:
-        print(problem.format(), file=sys.stderr)
+    _report(problems, project.root)
     if errors_only(problems, args.strict):
         count = len(errors_only(problems, args.strict))
         print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
@@ -71,8 +114,7 @@ def _build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     say = (lambda _: None) if args.quiet else (lambda path: print(f"  rendered {args.out / path}"))
     entries, warnings = build(project, args.out, args.edition, args.profile, args.strict, say)
-    for warning in warnings:
-        print(warning.format(), file=sys.stderr)
+    _report(warnings, project.root)
     if not args.quiet:
         pages = sum(e["pages"] for e in entries)
         print(
@@ -104,6 +146,20 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _new(args: argparse.Namespace) -> int:
+    from deckforge import scaffold
+
+    project = Project(args.decks)
+    if args.what == "edition":
+        folder = scaffold.new_edition(project, args.name, args.base)
+        print(f"created {folder}/edition.yaml and {folder}/places.yaml")
+        print(f"edit {folder}/places.yaml, then: deckforge build --edition {args.name}")
+    else:
+        path = scaffold.new_place_deck(project, args.path)
+        print(f"created {path}; name it in an edition's decks to print it")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 problems, 2 usage)."""
     parser = _parser()
@@ -111,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    commands = {"validate": _validate, "build": _build, "list": _list}
+    commands = {"validate": _validate, "build": _build, "list": _list, "new": _new}
     try:
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")
@@ -122,8 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deckforge: {exc}", file=sys.stderr)
         return 2
     except BuildFailed as exc:
-        for problem in exc.problems:
-            print(problem.format(), file=sys.stderr)
+        _report(exc.problems, Project(args.decks).root)
         n = len(exc.problems)
         print(
             f"build failed: {n} problem{'s' if n != 1 else ''}; nothing was written",

@@ -182,9 +182,10 @@ def _reader_problem(text: str, exc: yaml.reader.ReaderError, display: str) -> Pr
     line = before.count("\n") + 1
     column = exc.position - (before.rfind("\n") + 1) + 1
     char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-    return Problem(SourceRef(display, line, column),
-                   f"the file contains the character U+{ord(char):04X}, which YAML does not "
-                   "allow; remove it")
+    return Problem(
+        SourceRef(display, line, column),
+        f"the file contains the character U+{ord(char):04X}, which YAML does not allow; remove it",
+    )
 
 
 def load_yaml(path: Path, display: str) -> tuple[Source | None, list[Problem]]:

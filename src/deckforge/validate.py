@@ -37,6 +37,8 @@ SCHEMAS = {
     "track": "track.schema.json",
     "pawns": "pawns.schema.json",
 }
+#: Places one game uses without repeats: six rounds of eight places.
+PLACES_FOR_A_GAME = 48
 DECK_KINDS = ("places", "mess", "which-way", "numbered", "blank", "pictures")
 COMPONENT_KINDS = ("score-pad", "rulebook", "track", "pawns")
 
@@ -448,7 +450,16 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
         if source.data["kind"] == "which-way":
             problems.extend(which_way_problems(source, players))
         count = card_count(source.data)
-        if count != entry["count"]:
+        if source.data["kind"] == "places" and count < PLACES_FOR_A_GAME:
+            problems.append(
+                Problem(
+                    source.ref(("places",)),
+                    f"{count} places; a game of six rounds deals eight places a round, so "
+                    f"{PLACES_FOR_A_GAME} or more keep places from repeating",
+                    WARNING,
+                )
+            )
+        if "count" in entry and count != entry["count"]:
             problems.append(
                 Problem(
                     manifest.ref(("decks", index, "count")),

@@ -1,0 +1,196 @@
+"""Scaffolding: start a custom edition or a place deck from a working example.
+
+What is written is plain, commented YAML that validates as it stands, so a new user
+can build at once and then replace the examples with their own.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from deckforge.errors import UsageError
+from deckforge.load import EDITION_FILE
+from deckforge.pipeline import Project, select_editions
+
+#: Example places written into a new deck: (id, English, Persian, category).
+EXAMPLES = (
+    ("treehouse", "Treehouse", "خانه‌ی درختی", "outdoors"),
+    ("grandmas-kitchen", "Grandma's Kitchen", "آشپزخانه‌ی مادربزرگ", "home"),
+    ("night-market", "Night Market", "بازار شب", "shop"),
+    ("science-fair", "Science Fair", "نمایشگاه علمی", "school"),
+    ("lighthouse", "Lighthouse", "فانوس دریایی", "water"),
+    ("dragon-cave", "Dragon's Cave", "غار اژدها", "fantasy"),
+)
+
+_PLACES_HEADER = """\
+# yaml-language-server: $schema={schema}
+# A place deck: the secret places players make a mess for.
+#
+# Each place has:
+#   id        a stable name for the card: lowercase letters, digits and hyphens
+#   name      what is printed, in each language the editions need (en, fa)
+#   category  one of the categories below: mess items hint at places by category
+#   icon      optional: an OpenMoji picture by hexcode ("1F333") or the emoji itself
+#
+# Replace the examples with your own places; any number works, though a game of six
+# rounds uses 48 without repeats. Then: deckforge build --edition <your edition>
+kind: places
+"""
+
+
+def _categories_block(categories: list[dict]) -> str:
+    lines = ["categories:"]
+    for c in categories:
+        name = c["name"]
+        if isinstance(name, dict):
+            name = "{" + ", ".join(f"{k}: {_quote(v)}" for k, v in name.items()) + "}"
+        else:
+            name = _quote(name)
+        lines.append(f'  - {{id: {c["id"]}, name: {name}, colour: "{c["colour"]}"}}')
+    return "\n".join(lines) + "\n"
+
+
+def _quote(text: str) -> str:
+    return (
+        yaml.safe_dump(text, allow_unicode=True, default_style=None)
+        .strip()
+        .removesuffix("\n...")
+        .strip()
+    )
+
+
+def _places_text(categories: list[dict], schema: str, locales: tuple[str, ...]) -> str:
+    known = {c["id"] for c in categories}
+    body = [_PLACES_HEADER.format(schema=schema), _categories_block(categories), "places:"]
+    for place_id, en, fa, category in EXAMPLES:
+        if category not in known:
+            category = categories[0]["id"]
+        names = {"en": en, "fa": fa}
+        name = "{" + ", ".join(f"{loc}: {_quote(names[loc])}" for loc in locales) + "}"
+        body.append(f"  - id: {place_id}\n    name: {name}\n    category: {category}")
+    return "\n".join(body) + "\n"
+
+
+def _shipped_categories(project: Project) -> list[dict]:
+    for manifest in select_editions(project, None):
+        data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+        for deck in data.get("decks", []):
+            path = manifest.parent / deck["source"]
+            source = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if isinstance(source, dict) and source.get("kind") == "places":
+                return source["categories"]
+    raise UsageError("no place deck in the project to take categories from")
+
+
+def _schema_ref(target_dir: Path, project: Project) -> str:
+    return os.path.relpath(project.root / "schemas" / "places.schema.json", target_dir)
+
+
+def new_place_deck(project: Project, path: Path) -> Path:
+    """Write a commented, valid place deck at ``path`` (never over an existing file)."""
+    if path.exists():
+        raise UsageError(f"{path} already exists; choose another name")
+    if path.suffix != ".yaml":
+        raise UsageError(f"{path}: a place deck is a .yaml file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = _places_text(
+        _shipped_categories(project), _schema_ref(path.parent, project), ("en", "fa")
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def new_edition(project: Project, name: str, base: str) -> Path:
+    """Create ``decks/NAME/`` from an existing edition: its decks and components reused
+    by reference, and a new place deck of examples in place of its places."""
+    import re
+
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+        raise UsageError(
+            f"'{name}' is not a valid edition name: use lowercase letters, digits and hyphens"
+        )
+    folder = project.decks / name
+    if folder.exists():
+        raise UsageError(f"{folder} already exists; choose another name")
+    source_manifest = select_editions(project, [base])[0]
+    data = yaml.safe_load(source_manifest.read_text(encoding="utf-8"))
+    places_deck = next(
+        (d for d in data["decks"] if _kind(source_manifest.parent / d["source"]) == "places"), None
+    )
+    if places_deck is None:
+        raise UsageError(f"edition '{base}' has no place deck to replace")
+    categories = yaml.safe_load(
+        (source_manifest.parent / places_deck["source"]).read_text(encoding="utf-8")
+    )["categories"]
+
+    def moved(source: str) -> str:
+        return os.path.relpath((source_manifest.parent / source).resolve(), folder.resolve())
+
+    schema = os.path.relpath(project.root / "schemas" / "edition.schema.json", folder)
+    lines = [
+        f"# yaml-language-server: $schema={schema}",
+        f"# {name}: made from {data['id']} with 'deckforge new edition'. The decks and",
+        "# components below are the original edition's, reused as they are, except the place",
+        "# deck, which is yours: edit places.yaml. Build with:",
+        f"#   deckforge build --edition {name}",
+        "kind: edition",
+        f"id: {name}",
+        f"game: {data['game']}",
+        f"title: {_quote(data['title'])}",
+        f"locale: {data['locale']}",
+    ]
+    if "players" in data:
+        lines.append(f"players: {{min: {data['players']['min']}, max: {data['players']['max']}}}")
+    if "colours" in data:
+        lines.append(
+            "colours: {" + ", ".join(f'{k}: "{v}"' for k, v in data["colours"].items()) + "}"
+        )
+    lines.append("decks:")
+    for deck in data["decks"]:
+        if deck is places_deck:
+            entry = {"id": deck["id"], "source": "places.yaml", "size": deck["size"]}
+            lines.append("  # Your places: any number of them, so no count is checked.")
+        else:
+            entry = {k: v for k, v in deck.items()}
+            entry["source"] = moved(deck["source"])
+        if "back" in deck:
+            entry["back"] = deck["back"]
+        lines.append(
+            "  - "
+            + yaml.safe_dump(
+                entry, allow_unicode=True, default_flow_style=True, sort_keys=False, width=1000
+            ).strip()
+        )
+    if data.get("components"):
+        lines.append("components:")
+        for component in data["components"]:
+            entry = {"id": component["id"], "source": moved(component["source"])}
+            lines.append(
+                "  - "
+                + yaml.safe_dump(
+                    entry, allow_unicode=True, default_flow_style=True, sort_keys=False, width=1000
+                ).strip()
+            )
+    folder.mkdir(parents=True)
+    (folder / EDITION_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    locales = ("en", "fa") if data["locale"] == "en" else (data["locale"], "en")
+    (folder / "places.yaml").write_text(
+        _places_text(
+            categories,
+            os.path.relpath(project.root / "schemas" / "places.schema.json", folder),
+            locales,
+        ),
+        encoding="utf-8",
+    )
+    return folder
+
+
+def _kind(path: Path) -> str | None:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None
+    return data.get("kind") if isinstance(data, dict) else None
