@@ -35,6 +35,11 @@ name = "pdf"
 suffix = ".pdf"
 
 
+#: Each icon's drawing operators, made once per process and reused by every file: turning
+#: an SVG drawing into PDF operators is the costliest step of rendering a deck.
+_ICON_CODE: dict[str, tuple[str, ...]] = {}
+
+
 @lru_cache(maxsize=256)
 def _svg(path: str):
     from svglib.svglib import svg2rlg
@@ -131,7 +136,17 @@ class _Painter:
         if form not in self.forms:
             self.forms.add(form)
             self.c.beginForm(form, 0, 0, drawing.width, drawing.height)
-            self.drawing(drawing)
+            cached = _ICON_CODE.get(code)
+            if cached is not None:
+                self.c._code.extend(cached)
+            else:
+                start = len(self.c._code)
+                self.drawing(drawing)
+                operators = self.c._code[start:]
+                # Plain paths and colours only: operators that name resources of this
+                # file (graphics states, fonts, images) cannot be carried to another.
+                if not any(op.endswith((" gs", " Tf", " Do")) for op in operators):
+                    _ICON_CODE[code] = tuple(operators)
             self.c.endForm()
         return form, drawing.width, drawing.height
 
@@ -237,6 +252,8 @@ def render(document: Document, path: Path) -> None:
         invariant=1,
         pageCompression=1,
         initialFontName=fonts.face("latin").name,
+        # One version for every file, whatever the drawing renderer would bump it to.
+        pdfVersion=(1, 4),
     )
     canvas.setTitle(document.title)
     canvas.setAuthor("deckforge")
