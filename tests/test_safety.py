@@ -17,6 +17,7 @@ EN = "guess-the-mess-en"
 
 
 def _args(out, *extra):
+    # One process, so that failures injected into rendering happen in this one.
     return [
         "--decks",
         str(DECKS),
@@ -28,6 +29,9 @@ def _args(out, *extra):
         "--out",
         str(out),
         "--quiet",
+        "--jobs",
+        "1",
+        "--force",
         *extra,
     ]
 

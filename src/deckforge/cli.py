@@ -11,8 +11,6 @@ from pathlib import Path
 
 from deckforge import __version__
 from deckforge.errors import BuildFailed, DeckforgeError, Problem, UsageError, errors_only
-from deckforge.pipeline import Project, build, check, select_editions
-from deckforge.profiles import all_profiles
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +46,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--strict", action="store_true", help="treat warnings as errors")
     b.add_argument("--quiet", action="store_true", help="print only problems")
+    b.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="render with N processes (default: one per core)",
+    )
+    b.add_argument(
+        "--force",
+        action="store_true",
+        help="rebuild everything, even outputs whose inputs have not changed",
+    )
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
 
@@ -97,6 +107,8 @@ def _report(problems, root: Path) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    from deckforge.pipeline import Project, check
+
     project = Project(args.decks)
     laid_out, _, problems = check(project, args.paths or None)
     _report(problems, project.root)
@@ -109,22 +121,100 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _up_to_date(args: argparse.Namespace) -> int | None:
+    """How many editions are all up to date, if every one is; checked without importing
+    the rendering stages, so that a build with nothing to do returns at once."""
+    if args.force or args.strict or args.edition:
+        return None
+    from deckforge import incremental
+
+    manifests = sorted(args.decks.glob("*/edition.yaml"))
+    folder = Path(__file__).parent / "profiles"
+    names = args.profile or [path.stem for path in sorted(folder.glob("*.yaml"))]
+    profiles = {name: folder / f"{name}.yaml" for name in names}
+    if not manifests or not all(path.is_file() for path in profiles.values()):
+        return None
+    fresh = incremental.fresh_editions(args.decks.resolve().parent, manifests, args.out, profiles)
+    return len(manifests) if len(fresh) == len(manifests) else None
+
+
+class _Progress:
+    """A bar on a terminal, a line per file otherwise."""
+
+    def __init__(self, out: Path, quiet: bool):
+        self.out, self.quiet, self.done = out, quiet, 0
+        self.total = 0
+        self.bar = sys.stderr.isatty() and not quiet
+
+    def start(self, total: int) -> None:
+        self.total = total
+
+    def advance(self, path: str) -> None:
+        self.done += 1
+        if self.quiet:
+            return
+        if self.bar:
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            sys.stderr.write(
+                f"\r[{'#' * filled}{' ' * (width - filled)}] "
+                f"{self.done}/{self.total} {path[-40:]:<40}"
+            )
+            sys.stderr.flush()
+        else:
+            print(f"  rendered {self.out / path}")
+
+    def close(self) -> None:
+        if self.bar and self.done:
+            sys.stderr.write("\n")
+
+
 def _build(args: argparse.Namespace) -> int:
-    project = Project(args.decks)
     started = time.perf_counter()
-    say = (lambda _: None) if args.quiet else (lambda path: print(f"  rendered {args.out / path}"))
-    entries, warnings = build(project, args.out, args.edition, args.profile, args.strict, say)
-    _report(warnings, project.root)
+    editions = _up_to_date(args)
+    if editions is not None:
+        if not args.quiet:
+            print(
+                f"nothing to do: all {editions} editions in {args.out}/ are up to date "
+                f"({time.perf_counter() - started:.2f} s)"
+            )
+        return 0
+    from deckforge.pipeline import Project, build
+
+    project = Project(args.decks)
+    progress = _Progress(args.out, args.quiet)
+    try:
+        report = build(
+            project,
+            args.out,
+            args.edition,
+            args.profile,
+            args.strict,
+            progress,
+            jobs=args.jobs,
+            force=args.force,
+        )
+    finally:
+        progress.close()
+    _report(report.warnings, project.root)
     if not args.quiet:
-        pages = sum(e["pages"] for e in entries)
+        pages = sum(e["pages"] for e in report.written)
+        parts = [f"built {len(report.written)} files ({pages} pages)"]
+        if report.unchanged:
+            parts.append(f"{len(report.unchanged)} unchanged")
+        if report.fresh_editions:
+            parts.append(f"{len(report.fresh_editions)} editions already up to date")
         print(
-            f"built {len(entries)} files ({pages} pages) into {args.out}/ in "
-            f"{time.perf_counter() - started:.1f} s; see {args.out}/manifest.json"
+            f"{', '.join(parts)} in {args.out}/ in {time.perf_counter() - started:.1f} s; "
+            f"see {args.out}/manifest.json"
         )
     return 0
 
 
 def _list(args: argparse.Namespace) -> int:
+    from deckforge.pipeline import Project, check
+    from deckforge.profiles import all_profiles
+
     project = Project(args.decks)
     laid_out, _, problems = check(project, None)
     print("editions:")
@@ -148,6 +238,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _new(args: argparse.Namespace) -> int:
     from deckforge import scaffold
+    from deckforge.pipeline import Project
 
     project = Project(args.decks)
     if args.what == "edition":
@@ -172,13 +263,15 @@ def main(argv: list[str] | None = None) -> int:
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")
         if args.command == "validate" and args.paths:
+            from deckforge.pipeline import Project, select_editions
+
             select_editions(Project(args.decks), args.paths)
         return commands[args.command](args)
     except UsageError as exc:
         print(f"deckforge: {exc}", file=sys.stderr)
         return 2
     except BuildFailed as exc:
-        _report(exc.problems, Project(args.decks).root)
+        _report(exc.problems, args.decks.resolve().parent)
         n = len(exc.problems)
         print(
             f"build failed: {n} problem{'s' if n != 1 else ''}; nothing was written",

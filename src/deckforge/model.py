@@ -228,6 +228,8 @@ class Edition:
     components: tuple[Component, ...]
     folder: Path
     sources: tuple[Path, ...]
+    #: Every file (and art folder) whose content the edition's outputs depend on.
+    inputs: tuple[Path, ...] = ()
 
 
 CREDITS = (
@@ -491,4 +493,19 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
         ),
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
+        inputs=tuple(_inputs(loaded)),
     )
+
+
+def _inputs(loaded: LoadedEdition) -> list[Path]:
+    """Sources, the art files cards name, and art folders (whose listing matters too)."""
+    found: dict[Path, None] = {}
+    for source in loaded.all_sources():
+        found[source.path] = None
+        data = source.data if isinstance(source.data, dict) else {}
+        for entry in [*data.get("places", []), *data.get("items", [])]:
+            if isinstance(entry, dict) and isinstance(entry.get("art"), str):
+                found[source.path.parent / entry["art"]] = None
+        if isinstance(data.get("art_folder"), str):
+            found[source.path.parent / data["art_folder"]] = None
+    return list(found)

@@ -6,22 +6,23 @@ all problems are collected and reported together.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckforge import incremental
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
 from deckforge.layout import documents
 from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
-from deckforge.layout.ops import Card, Document
+from deckforge.layout.ops import Card, Document, Picture
 from deckforge.load import find_editions, load_edition
 from deckforge.model import Edition, build_edition
 from deckforge.profiles import Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
-from deckforge.write import Output, locked, write_all, write_manifest
+from deckforge.write import Output, Progress, locked, write_all, write_manifest
 
 
 @dataclass(frozen=True)
@@ -174,13 +175,12 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
     return outputs, problems
 
 
-def check(
-    project: Project, edition_names: list[str] | None = None, profile_names: list[str] | None = None
+def check_manifests(
+    project: Project, manifests: list[Path], profiles: list[Profile]
 ) -> tuple[list[LaidOut], list[Output], list[Problem]]:
-    """Everything short of writing: load, validate, model, lay out and impose every
-    edition under every profile; returns what would be written and every problem."""
-    profiles = select_profiles(profile_names)
-    editions, problems = gather(project, select_editions(project, edition_names))
+    """Load, validate, model, lay out and impose the given editions under the given
+    profiles: what would be written, and every problem."""
+    editions, problems = gather(project, manifests)
     laid_out: list[LaidOut] = []
     outputs: list[Output] = []
     for edition in editions:
@@ -194,27 +194,152 @@ def check(
     return laid_out, outputs, _unique(problems)
 
 
+def check(
+    project: Project, edition_names: list[str] | None = None, profile_names: list[str] | None = None
+) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+    """Everything short of writing, for editions and profiles named (all by default)."""
+    return check_manifests(
+        project, select_editions(project, edition_names), select_profiles(profile_names)
+    )
+
+
+@dataclass
+class BuildReport:
+    """What a build did."""
+
+    written: list[dict] = field(default_factory=list)
+    unchanged: list[dict] = field(default_factory=list)
+    fresh_editions: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def _document_hash(output: Output, art: dict[str, str], tools: str) -> str:
+    """What an output's bytes depend on: its laid-out document, the art it draws and the
+    versions of the tools."""
+    total = hashlib.sha256(tools.encode())
+    total.update(repr(output.document).encode())
+    drawn = {
+        op.path
+        for page in output.document.pages
+        for placement in page.placements
+        for op in placement.face.ops
+        if isinstance(op, Picture)
+    }
+    for path in sorted(drawn):
+        total.update(path.encode() + art.get(Path(path).as_posix(), "").encode())
+    return total.hexdigest()
+
+
 def build(
     project: Project,
     out_dir: Path,
     edition_names: list[str] | None = None,
     profile_names: list[str] | None = None,
     strict: bool = False,
-    progress: Callable[[str], None] | None = None,
-) -> tuple[list[dict], list[Problem]]:
-    """Build editions × profiles into ``out_dir``; raises BuildFailed before writing anything
-    if any source has an error. Returns the manifest entries written and the warnings."""
-    laid_out, outputs, problems = check(project, edition_names, profile_names)
+    progress: Progress | None = None,
+    jobs: int | None = None,
+    force: bool = False,
+) -> BuildReport:
+    """Build editions × profiles into ``out_dir``, redoing only what changed.
+
+    Raises BuildFailed before writing anything if any source has an error.
+    """
+    profiles = select_profiles(profile_names)
+    manifests = select_editions(project, edition_names)
+    report = BuildReport()
+    root = project.root
+    profile_files = {p.id: p.path for p in profiles}
+    fresh = set() if force or strict else incremental.fresh_editions(root, manifests, out_dir, profile_files)
+    report.fresh_editions = [m.parent.name for m in manifests if m in fresh]
+    todo = [m for m in manifests if m not in fresh]
+    if not manifests:
+        raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
+    if not todo:
+        return report
+    laid_out, outputs, problems = check_manifests(project, todo, profiles)
     if errors_only(problems, strict):
         raise BuildFailed(errors_only(problems, strict))
-    if not laid_out:
-        raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
-    profiles = select_profiles(profile_names)
+    report.warnings = [p for p in problems if p.severity == WARNING]
+
+    cache = {} if force else incremental.load(out_dir)
+    tools = incremental.toolchain()
+    known = cache.get("outputs", {})
+    art = {
+        path.as_posix(): incremental.digest(path)
+        for laid in laid_out
+        for path in laid.edition.inputs
+        if not path.suffix == ".yaml"
+    }
+    hashes = {o.relpath: _document_hash(o, art, tools) for o in outputs}
+    to_render = []
+    for output in outputs:
+        record = known.get(output.relpath)
+        target = out_dir / output.relpath
+        if (
+            record
+            and record.get("hash") == hashes[output.relpath]
+            and target.is_file()
+            and target.stat().st_size == record.get("size")
+        ):
+            report.unchanged.append(output.entry)
+        else:
+            to_render.append(output)
     rebuilt = {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
     with locked(out_dir):
-        entries = write_all(outputs, out_dir, pdf.render, progress)
-        write_manifest(out_dir, entries, rebuilt)
-    return entries, [p for p in problems if p.severity == WARNING]
+        report.written = write_all(to_render, out_dir, pdf.render, progress, jobs)
+        write_manifest(out_dir, report.written + report.unchanged, rebuilt)
+        _remember(cache, out_dir, root, laid_out, outputs, hashes, profiles, todo)
+    return report
 
 
-__all__ = ["Project", "build", "check"]
+def _remember(
+    cache: dict,
+    out_dir: Path,
+    root: Path,
+    laid_out: list[LaidOut],
+    outputs: list[Output],
+    hashes: dict[str, str],
+    profiles: list[Profile],
+    manifests: list[Path],
+) -> None:
+    """Record what each edition read and what each output was made from."""
+    outputs_record = cache.setdefault("outputs", {})
+    for output in outputs:
+        path = out_dir / output.relpath
+        outputs_record[output.relpath] = {
+            "hash": hashes[output.relpath],
+            "size": path.stat().st_size,
+        }
+    editions = cache.setdefault("editions", {})
+    by_folder = {m.parent.resolve(): m for m in manifests}
+    for laid in laid_out:
+        manifest = by_folder[laid.edition.folder.resolve()]
+        inputs = sorted({p.resolve().relative_to(root).as_posix() for p in laid.edition.inputs})
+        entry = {
+            "id": laid.edition.id,
+            "inputs": inputs,
+            "fingerprint": incremental.fingerprint(inputs, root),
+            "profiles": {},
+        }
+        for profile in profiles:
+            mine = [
+                o.relpath
+                for o in outputs
+                if o.entry["edition"] == laid.edition.id and o.entry["profile"] == profile.id
+            ]
+            entry["profiles"][profile.id] = {
+                "profile": incremental.digest(profile.path),
+                "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
+            }
+        key = manifest.resolve().relative_to(root).as_posix()
+        old = editions.get(key, {})
+        if old.get("fingerprint") == entry["fingerprint"]:
+            # Profiles not built this time are still as good as the inputs they came from.
+            for profile_id, done in old.get("profiles", {}).items():
+                entry["profiles"].setdefault(profile_id, done)
+        editions[key] = entry
+    cache["toolchain"] = incremental.toolchain()
+    incremental.save(out_dir, cache)
+
+
+__all__ = ["BuildReport", "Project", "build", "check"]

@@ -15,11 +15,20 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from deckforge.errors import DeckforgeError
 from deckforge.layout.ops import Document
 
 LOCK_NAME = ".deckforge.lock"
+
+
+class Progress(Protocol):
+    """Told how many files a build renders, then of each one as it is done."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, relpath: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -66,31 +75,64 @@ def _temp_beside(target: Path) -> Path:
     return Path(name)
 
 
+def _render_one(job: tuple[Callable[[Document, Path], None], Document, Path]) -> None:
+    render, document, path = job
+    render(document, path)
+
+
 def write_all(
     outputs: Iterable[Output],
     out_dir: Path,
     render: Callable[[Document, Path], None],
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
+    jobs: int | None = None,
 ) -> list[dict]:
-    """Render all outputs, then rename each into place; returns their manifest entries."""
+    """Render all outputs (in parallel over ``jobs`` processes), then rename each into
+    place; returns their manifest entries.
+
+    Until every file has rendered nothing in ``out_dir`` changes; on any failure or
+    interrupt the temporary files are removed and the previous outputs stay.
+    """
+    outputs = list(outputs)
     staged: list[tuple[Path, Path]] = []
-    entries: list[dict] = []
+    for output in outputs:
+        target = out_dir / output.relpath
+        staged.append((_temp_beside(target), target))
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(outputs)))
+    if progress:
+        progress.start(len(outputs))
     try:
-        for output in outputs:
-            target = out_dir / output.relpath
-            temp = _temp_beside(target)
-            staged.append((temp, target))
-            render(output.document, temp)
-            entries.append(output.entry)
-            if progress:
-                progress(output.relpath)
+        work = [(render, o.document, temp) for o, (temp, _) in zip(outputs, staged, strict=True)]
+        if jobs == 1:
+            for output, item in zip(outputs, work, strict=True):
+                _render_one(item)
+                if progress:
+                    progress.advance(output.relpath)
+        else:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                futures = {
+                    pool.submit(_render_one, item): output
+                    for output, item in zip(outputs, work, strict=True)
+                }
+                try:
+                    for future in as_completed(futures):
+                        future.result()
+                        if progress:
+                            progress.advance(futures[future].relpath)
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
         for temp, target in staged:
             os.replace(temp, target)
         staged.clear()
     finally:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
-    return entries
+    return [o.entry for o in outputs]
 
 
 def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, str]]) -> Path:

