@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
 
+    w = sub.add_parser("watch", help="rebuild whenever a source changes")
+    w.add_argument("--edition", action="append", metavar="NAME", help="edition to build")
+    w.add_argument("--profile", action="append", metavar="NAME", help="profile to build")
+    w.add_argument("--out", type=Path, default=Path("build"), help="output folder")
+
     n = sub.add_parser("new", help="start a custom edition or a place deck")
     what = n.add_subparsers(dest="what", required=True, metavar="WHAT")
     ne = what.add_parser("edition", help="a new edition in decks/NAME reusing another's decks")
@@ -251,6 +256,41 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _watch(args: argparse.Namespace) -> int:
+    from deckforge.pipeline import Project
+    from deckforge.watch import watch
+
+    project = Project(args.decks)
+
+    def say(result) -> None:
+        when = time.strftime("%H:%M:%S")
+        if result.problems:
+            _report(result.problems, project.root)
+        failed = any(p.severity == "error" for p in result.problems)
+        what = ", ".join(result.changed[:3]) + ("…" if len(result.changed) > 3 else "")
+        if failed:
+            print(
+                f"[{when}] {what}: not rebuilt, {len(result.problems)} problem(s); "
+                "waiting for the next change",
+                flush=True,
+            )
+        elif result.written:
+            print(
+                f"[{when}] {what}: rebuilt {len(result.written)} file(s) in "
+                f"{result.seconds:.1f} s: {', '.join(result.written)}",
+                flush=True,
+            )
+        else:
+            print(f"[{when}] {what}: everything up to date ({result.seconds:.2f} s)", flush=True)
+
+    print(f"watching {args.decks}/ (Ctrl-C to stop)", flush=True)
+    try:
+        watch(project, args.out, args.edition, args.profile, say)
+    except KeyboardInterrupt:
+        print("stopped watching")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 problems, 2 usage)."""
     parser = _parser()
@@ -258,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    commands = {"validate": _validate, "build": _build, "list": _list, "new": _new}
+    commands = {"validate": _validate, "build": _build, "list": _list, "new": _new, "watch": _watch}
     try:
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")

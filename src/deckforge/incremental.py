@@ -59,12 +59,17 @@ def digest(path: Path) -> str:
         return "missing"
 
 
-def fingerprint(inputs: list[str], root: Path) -> str:
-    """One hash over the tool versions and every input file of an edition."""
+def fingerprint_of(digests: dict[str, str]) -> str:
+    """One hash over the tool versions and the digests of an edition's input files."""
     total = hashlib.sha256(toolchain().encode())
-    for name in sorted(inputs):
-        total.update(name.encode() + b"\0" + digest(root / name).encode() + b"\0")
+    for name in sorted(digests):
+        total.update(name.encode() + b"\0" + digests[name].encode() + b"\0")
     return total.hexdigest()
+
+
+def fingerprint(inputs: list[str], root: Path) -> str:
+    """The fingerprint of input files as they are now."""
+    return fingerprint_of({name: digest(root / name) for name in inputs})
 
 
 def load(out_dir: Path) -> dict:

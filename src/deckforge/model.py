@@ -6,7 +6,7 @@ already resolved to the edition's language and carrying its source place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import SourceRef
@@ -228,8 +228,9 @@ class Edition:
     components: tuple[Component, ...]
     folder: Path
     sources: tuple[Path, ...]
-    #: Every file (and art folder) whose content the edition's outputs depend on.
-    inputs: tuple[Path, ...] = ()
+    #: Every file (and art folder) the edition's outputs depend on, with the digest of
+    #: its content as read for this build.
+    inputs: dict[Path, str] = field(default_factory=dict)
 
 
 CREDITS = (
@@ -493,19 +494,24 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
         ),
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
-        inputs=tuple(_inputs(loaded)),
+        inputs=_inputs(loaded),
     )
 
 
-def _inputs(loaded: LoadedEdition) -> list[Path]:
-    """Sources, the art files cards name, and art folders (whose listing matters too)."""
-    found: dict[Path, None] = {}
+def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
+    """Sources (as parsed), the art files cards name, and art folders (their listing
+    matters too), each with the digest of its content."""
+    from deckforge.incremental import digest
+
+    found: dict[Path, str] = {}
     for source in loaded.all_sources():
-        found[source.path] = None
+        found[source.path] = source.digest
         data = source.data if isinstance(source.data, dict) else {}
         for entry in [*data.get("places", []), *data.get("items", [])]:
             if isinstance(entry, dict) and isinstance(entry.get("art"), str):
-                found[source.path.parent / entry["art"]] = None
+                art = source.path.parent / entry["art"]
+                found[art] = digest(art)
         if isinstance(data.get("art_folder"), str):
-            found[source.path.parent / data["art_folder"]] = None
-    return list(found)
+            folder = source.path.parent / data["art_folder"]
+            found[folder] = digest(folder)
+    return found

@@ -226,7 +226,8 @@ def _document_hash(output: Output, art: dict[str, str], tools: str) -> str:
         if isinstance(op, Picture)
     }
     for path in sorted(drawn):
-        total.update(path.encode() + art.get(Path(path).as_posix(), "").encode())
+        known = art.get(Path(path).as_posix()) or incremental.digest(Path(path))
+        total.update(path.encode() + known.encode())
     return total.hexdigest()
 
 
@@ -249,7 +250,11 @@ def build(
     report = BuildReport()
     root = project.root
     profile_files = {p.id: p.path for p in profiles}
-    fresh = set() if force or strict else incremental.fresh_editions(root, manifests, out_dir, profile_files)
+    fresh = (
+        set()
+        if force or strict
+        else incremental.fresh_editions(root, manifests, out_dir, profile_files)
+    )
     report.fresh_editions = [m.parent.name for m in manifests if m in fresh]
     todo = [m for m in manifests if m not in fresh]
     if not manifests:
@@ -264,12 +269,7 @@ def build(
     cache = {} if force else incremental.load(out_dir)
     tools = incremental.toolchain()
     known = cache.get("outputs", {})
-    art = {
-        path.as_posix(): incremental.digest(path)
-        for laid in laid_out
-        for path in laid.edition.inputs
-        if not path.suffix == ".yaml"
-    }
+    art = {path.as_posix(): sha for laid in laid_out for path, sha in laid.edition.inputs.items()}
     hashes = {o.relpath: _document_hash(o, art, tools) for o in outputs}
     to_render = []
     for output in outputs:
@@ -314,11 +314,15 @@ def _remember(
     by_folder = {m.parent.resolve(): m for m in manifests}
     for laid in laid_out:
         manifest = by_folder[laid.edition.folder.resolve()]
-        inputs = sorted({p.resolve().relative_to(root).as_posix() for p in laid.edition.inputs})
+        digests = {
+            p.resolve().relative_to(root).as_posix(): sha for p, sha in laid.edition.inputs.items()
+        }
         entry = {
             "id": laid.edition.id,
-            "inputs": inputs,
-            "fingerprint": incremental.fingerprint(inputs, root),
+            "inputs": sorted(digests),
+            # From the content as it was read, so an edit made during the build is seen
+            # as a change by the next one.
+            "fingerprint": incremental.fingerprint_of(digests),
             "profiles": {},
         }
         for profile in profiles:

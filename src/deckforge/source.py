@@ -9,6 +9,7 @@ deep nesting) from exhausting memory.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,8 @@ class Source:
     data: Any
     marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    #: SHA-256 of the bytes that were parsed: what incremental builds compare.
+    digest: str = ""
 
     def ref(self, path: Path_ = (), key: bool = False) -> SourceRef:
         """Where the value at ``path`` is (or its key, with ``key``); the nearest
@@ -227,7 +230,7 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
                 f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save it as UTF-8",
             )
         ]
-    source = Source(path=path, display=display, data=None)
+    source = Source(path=path, display=display, data=None, digest=hashlib.sha256(raw).hexdigest())
     try:
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:
