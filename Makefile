@@ -5,12 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test fuzz validate lint clean help
+.PHONY: print test fuzz bench docs validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
 	@echo "make test      run the test suite"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
+	@echo "make docs      regenerate docs/reference.md from the schemas"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint"
 	@echo "make clean     remove $(OUT)/ and .venv/"
@@ -29,6 +30,9 @@ test: $(STAMP)
 
 fuzz: $(STAMP)
 	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py
+
+docs: $(STAMP)
+	$(BIN)/python -m deckforge.docs > docs/reference.md
 
 validate: $(STAMP)
 	$(BIN)/deckforge validate

@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
 
+    lt = sub.add_parser("lint", help="advice on names, hints and translations")
+    lt.add_argument("paths", nargs="*", metavar="EDITION", help="editions (default: all)")
+    lt.add_argument("--strict", action="store_true", help="fail on any advice")
+
     w = sub.add_parser("watch", help="rebuild whenever a source changes")
     w.add_argument("--edition", action="append", metavar="NAME", help="edition to build")
     w.add_argument("--profile", action="append", metavar="NAME", help="profile to build")
@@ -256,6 +260,18 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lint(args: argparse.Namespace) -> int:
+    from deckforge.pipeline import Project, gather, select_editions
+
+    project = Project(args.decks)
+    _, problems = gather(project, select_editions(project, args.paths or None), lint=True)
+    _report(problems, project.root)
+    errors = errors_only(problems)
+    advice = len(problems) - len(errors)
+    print(f"{advice} piece(s) of advice, {len(errors)} error(s)")
+    return 1 if errors or (args.strict and advice) else 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     from deckforge.pipeline import Project
     from deckforge.watch import watch
@@ -298,7 +314,14 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    commands = {"validate": _validate, "build": _build, "list": _list, "new": _new, "watch": _watch}
+    commands = {
+        "validate": _validate,
+        "build": _build,
+        "list": _list,
+        "new": _new,
+        "watch": _watch,
+        "lint": _lint,
+    }
     try:
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")

@@ -79,8 +79,11 @@ def select_profiles(names: list[str] | None) -> list[Profile]:
     return [profiles[n] for n in dict.fromkeys(names)]
 
 
-def gather(project: Project, manifests: list[Path]) -> tuple[list[Edition], list[Problem]]:
-    """Load, validate and model every edition, collecting every problem."""
+def gather(
+    project: Project, manifests: list[Path], lint: bool = False
+) -> tuple[list[Edition], list[Problem]]:
+    """Load, validate and model every edition, collecting every problem (and, with
+    ``lint``, every piece of advice)."""
     cache: dict = {}
     editions: list[Edition] = []
     problems: list[Problem] = []
@@ -96,7 +99,12 @@ def gather(project: Project, manifests: list[Path]) -> tuple[list[Edition], list
         # Model the decks and components whose own files are sound, so that layout can
         # still report their problems (text that cannot fit) in the same run.
         broken = {p.ref.file for p in errors_only(found + checked)}
-        editions.append(build_edition(loaded, skip=broken))
+        edition = build_edition(loaded, skip=broken)
+        editions.append(edition)
+        if lint:
+            from deckforge.lint import lint_edition
+
+            problems.extend(lint_edition(loaded, edition))
     return editions, _unique(problems)
 
 

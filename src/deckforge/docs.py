@@ -1,0 +1,95 @@
+"""The source field reference, generated from the JSON Schemas so it cannot drift.
+
+``python -m deckforge.docs`` prints it; ``make docs`` writes docs/reference.md, and a
+test fails when that file is not what the schemas say.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from deckforge.validate import SCHEMAS, schemas_dir
+
+ORDER = ("edition", "places", "mess", "which-way", "numbered", "blank", "pictures", "score-pad",
+         "rulebook", "track", "pawns", "profile")
+
+
+def _load(name: str) -> dict:
+    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+
+
+def _resolve(node: dict, schema: dict) -> dict:
+    ref = node.get("$ref")
+    if not ref:
+        return node
+    file, _, pointer = ref.partition("#")
+    target = _load(file) if file else schema
+    for part in pointer.strip("/").split("/"):
+        if part:
+            target = target[part]
+    merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return _resolve(merged, _load(file) if file else schema)
+
+
+def _type(node: dict) -> str:
+    if "const" in node:
+        return f"`{node['const']}`"
+    if "enum" in node:
+        return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
+    if "oneOf" in node:
+        return "text, or text per language"
+    kind = node.get("type", "")
+    words = {"object": "mapping", "array": "list", "string": "text", "integer": "whole number",
+             "number": "number", "boolean": "true/false"}
+    text = words.get(kind, kind)
+    if kind == "string" and "pattern" in node and "x-message" not in node:
+        text += f" matching `{node['pattern']}`"
+    limits = []
+    for key, word in (("minimum", "≥"), ("maximum", "≤"), ("minItems", "at least"),
+                      ("maxLength", "at most")):
+        if key in node:
+            limits.append(f"{word} {node[key]}")
+    return text + (f" ({', '.join(limits)})" if limits else "")
+
+
+def _rows(node: dict, schema: dict, path: str, required: bool, depth: int = 0) -> list[str]:
+    node = _resolve(node, schema)
+    rows = []
+    if path:
+        note = node.get("description", "")
+        if "x-message" in node:
+            note = f"{note} ({node['x-message']})".strip()
+        rows.append(f"| `{path}` | {_type(node)} | {'yes' if required else ''} | "
+                    f"{note.replace('|', '/')} |")
+    if depth > 6:
+        return rows
+    if node.get("type") == "object":
+        needed = set(node.get("required", []))
+        for key, child in node.get("properties", {}).items():
+            rows.extend(_rows(child, schema, f"{path}.{key}" if path else key, key in needed,
+                              depth + 1))
+    if node.get("type") == "array" and "items" in node:
+        item = _resolve(node["items"], schema)
+        if item.get("type") == "object":
+            rows.extend(_rows(item, schema, f"{path}[]", False, depth + 1)[1:])
+    return rows
+
+
+def reference() -> str:
+    """The whole reference, as Markdown."""
+    out = ["# Source field reference", "",
+           "Generated from the JSON Schemas in `schemas/` by `make docs`; do not edit by hand.",
+           "Every file starts with `kind:`, which says which table applies. Keys not listed",
+           "here are errors.", ""]
+    for kind in ORDER:
+        schema = _load(SCHEMAS[kind])
+        out += [f"## `{kind}`: {schema.get('title', kind)}", "", schema.get("description", ""), "",
+                "| field | type | required | meaning |", "|---|---|---|---|"]
+        out += _rows(schema, schema, "", True)
+        out.append("")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(reference())

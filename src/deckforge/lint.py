@@ -1,0 +1,103 @@
+"""Lint: advice on content that is valid but could play or read better.
+
+Near-duplicate names, names too long for comfortable reading, mess items that point to
+no place, places no item points to, and texts missing a translation other texts in the
+same file have. All are warnings; ``--strict`` makes them fail.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterator
+
+from deckforge.errors import WARNING, Problem
+from deckforge.load import LoadedEdition
+from deckforge.model import Edition, MessCard, PlaceCard
+from deckforge.validate import _walk_text_maps
+
+#: Names longer than this many characters are hard to take in at a glance.
+COMFORTABLE_NAME = 22
+#: Names this similar (0–1) look like the same card.
+NEAR_DUPLICATE = 0.88
+
+
+def _norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def near_duplicates(cards: list) -> Iterator[Problem]:
+    """Pairs of names that read almost the same."""
+    names = [(card, _norm(card.name.value)) for card in cards]
+    for i, (card, name) in enumerate(names):
+        for other, other_name in names[i + 1 :]:
+            matcher = difflib.SequenceMatcher(None, name, other_name)
+            if (
+                matcher.real_quick_ratio() < NEAR_DUPLICATE
+                or matcher.quick_ratio() < NEAR_DUPLICATE
+            ):
+                continue
+            if matcher.ratio() >= NEAR_DUPLICATE:
+                yield Problem(
+                    other.name.ref,
+                    f"'{other.name.value}' reads almost like "
+                    f"'{card.name.value}' (line {card.name.ref.line})",
+                    WARNING,
+                )
+
+
+def lint_edition(loaded: LoadedEdition, edition: Edition) -> list[Problem]:
+    """Every piece of advice for one edition."""
+    problems: list[Problem] = []
+    places = [c for d in edition.decks for c in d.cards if isinstance(c, PlaceCard)]
+    items = [c for d in edition.decks for c in d.cards if isinstance(c, MessCard)]
+    for group in (places, items):
+        problems.extend(near_duplicates(group))
+        for card in group:
+            if len(card.name.value) > COMFORTABLE_NAME:
+                problems.append(
+                    Problem(
+                        card.name.ref,
+                        f"'{card.name.value}' is "
+                        f"{len(card.name.value)} characters; "
+                        f"{COMFORTABLE_NAME} or fewer read at a "
+                        "glance",
+                        WARNING,
+                    )
+                )
+    if places and items:
+        place_categories = {p.category.id for p in places}
+        suggested = {c for item in items for c in item.suggests}
+        for item in items:
+            if not set(item.suggests) & place_categories:
+                problems.append(
+                    Problem(
+                        item.name.ref,
+                        f"'{item.name.value}' suggests no place in this edition",
+                        WARNING,
+                    )
+                )
+        for place in places:
+            if place.category.id not in suggested:
+                problems.append(
+                    Problem(
+                        place.name.ref,
+                        f"no mess item suggests "
+                        f"'{place.name.value}' (category "
+                        f"'{place.category.id}')",
+                        WARNING,
+                    )
+                )
+    for source in loaded.all_sources():
+        maps = list(_walk_text_maps(source.data))
+        languages = {lang for _, value in maps for lang in value}
+        for path, value in maps:
+            for lang in sorted(languages - set(value)):
+                problems.append(
+                    Problem(
+                        source.ref(path),
+                        f"missing '{lang}' translation (other texts in this file have one)",
+                        WARNING,
+                    )
+                )
+    return list(dict.fromkeys(problems))
