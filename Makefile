@@ -11,6 +11,7 @@ help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
 	@echo "make test      run the test suite"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
+	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
 	@echo "make docs      regenerate docs/reference.md from the schemas"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint"
@@ -30,6 +31,9 @@ test: $(STAMP)
 
 fuzz: $(STAMP)
 	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.docs > docs/reference.md

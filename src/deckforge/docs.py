@@ -11,8 +11,20 @@ import sys
 
 from deckforge.validate import SCHEMAS, schemas_dir
 
-ORDER = ("edition", "places", "mess", "which-way", "numbered", "blank", "pictures", "score-pad",
-         "rulebook", "track", "pawns", "profile")
+ORDER = (
+    "edition",
+    "places",
+    "mess",
+    "which-way",
+    "numbered",
+    "blank",
+    "pictures",
+    "score-pad",
+    "rulebook",
+    "track",
+    "pawns",
+    "profile",
+)
 
 
 def _load(name: str) -> dict:
@@ -40,14 +52,24 @@ def _type(node: dict) -> str:
     if "oneOf" in node:
         return "text, or text per language"
     kind = node.get("type", "")
-    words = {"object": "mapping", "array": "list", "string": "text", "integer": "whole number",
-             "number": "number", "boolean": "true/false"}
+    words = {
+        "object": "mapping",
+        "array": "list",
+        "string": "text",
+        "integer": "whole number",
+        "number": "number",
+        "boolean": "true/false",
+    }
     text = words.get(kind, kind)
     if kind == "string" and "pattern" in node and "x-message" not in node:
         text += f" matching `{node['pattern']}`"
     limits = []
-    for key, word in (("minimum", "≥"), ("maximum", "≤"), ("minItems", "at least"),
-                      ("maxLength", "at most")):
+    for key, word in (
+        ("minimum", "≥"),
+        ("maximum", "≤"),
+        ("minItems", "at least"),
+        ("maxLength", "at most"),
+    ):
         if key in node:
             limits.append(f"{word} {node[key]}")
     return text + (f" ({', '.join(limits)})" if limits else "")
@@ -60,15 +82,17 @@ def _rows(node: dict, schema: dict, path: str, required: bool, depth: int = 0) -
         note = node.get("description", "")
         if "x-message" in node:
             note = f"{note} ({node['x-message']})".strip()
-        rows.append(f"| `{path}` | {_type(node)} | {'yes' if required else ''} | "
-                    f"{note.replace('|', '/')} |")
+        rows.append(
+            f"| `{path}` | {_type(node)} | {'yes' if required else ''} | {note.replace('|', '/')} |"
+        )
     if depth > 6:
         return rows
     if node.get("type") == "object":
         needed = set(node.get("required", []))
         for key, child in node.get("properties", {}).items():
-            rows.extend(_rows(child, schema, f"{path}.{key}" if path else key, key in needed,
-                              depth + 1))
+            rows.extend(
+                _rows(child, schema, f"{path}.{key}" if path else key, key in needed, depth + 1)
+            )
     if node.get("type") == "array" and "items" in node:
         item = _resolve(node["items"], schema)
         if item.get("type") == "object":
@@ -78,14 +102,24 @@ def _rows(node: dict, schema: dict, path: str, required: bool, depth: int = 0) -
 
 def reference() -> str:
     """The whole reference, as Markdown."""
-    out = ["# Source field reference", "",
-           "Generated from the JSON Schemas in `schemas/` by `make docs`; do not edit by hand.",
-           "Every file starts with `kind:`, which says which table applies. Keys not listed",
-           "here are errors.", ""]
+    out = [
+        "# Source field reference",
+        "",
+        "Generated from the JSON Schemas in `schemas/` by `make docs`; do not edit by hand.",
+        "Every file starts with `kind:`, which says which table applies. Keys not listed",
+        "here are errors.",
+        "",
+    ]
     for kind in ORDER:
         schema = _load(SCHEMAS[kind])
-        out += [f"## `{kind}`: {schema.get('title', kind)}", "", schema.get("description", ""), "",
-                "| field | type | required | meaning |", "|---|---|---|---|"]
+        out += [
+            f"## `{kind}`: {schema.get('title', kind)}",
+            "",
+            schema.get("description", ""),
+            "",
+            "| field | type | required | meaning |",
+            "|---|---|---|---|",
+        ]
         out += _rows(schema, schema, "", True)
         out.append("")
     return "\n".join(out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -34,15 +35,27 @@ _PACKAGES = (
 )
 
 
+@cache
 def toolchain() -> str:
     """The versions of everything that shapes an output, as one string."""
-    parts = []
+    import platform
+
+    parts = [f"python={platform.python_version()}", f"code={_own_code()}"]
     for name in _PACKAGES:
         try:
             parts.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             parts.append(f"{name}=?")
     return ";".join(parts)
+
+
+def _own_code() -> str:
+    """A hash of deckforge's own modules and profiles: layout changes with the code."""
+    package = Path(__file__).parent
+    total = hashlib.sha256()
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
+        total.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
+    return total.hexdigest()[:16]
 
 
 def digest(path: Path) -> str:

@@ -7,6 +7,7 @@ all problems are collected and reported together.
 from __future__ import annotations
 
 import hashlib
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,6 +138,7 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
     outputs: list[Output] = []
     problems: list[Problem] = []
     base = {"edition": edition.id, "locale": edition.locale, "profile": profile.id}
+    settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
     for deck in edition.decks:
         cards = laid.cards[deck.id]
         try:
@@ -157,7 +159,12 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
             "bleed_mm": round(to_mm(bleed), 3),
         }
         outputs.append(
-            Output(relpath, Document(tuple(pages), f"{edition.title} – {deck.id}"), entry)
+            Output(
+                relpath,
+                Document(tuple(pages), f"{edition.title} – {deck.id}"),
+                entry,
+                made_from=(settings, deck, profile),
+            )
         )
     for component in edition.components:
         kind, pages, found = documents.lay_out_component(edition, component, profile)
@@ -178,7 +185,12 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
             "bleed_mm": round(to_mm(profile.document_bleed), 3),
         }
         outputs.append(
-            Output(relpath, Document(tuple(pages), f"{edition.title} – {component.id}"), entry)
+            Output(
+                relpath,
+                Document(tuple(pages), f"{edition.title} – {component.id}"),
+                entry,
+                made_from=(settings, component, profile),
+            )
         )
     return outputs, problems
 
@@ -221,11 +233,13 @@ class BuildReport:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def _document_hash(output: Output, art: dict[str, str], tools: str) -> str:
-    """What an output's bytes depend on: its laid-out document, the art it draws and the
-    versions of the tools."""
+def _output_hash(output: Output, art: dict[str, str], tools: str) -> str:
+    """What an output's bytes depend on: the model and profile it was laid out from (the
+    layout is a function of them and of deckforge's code, which ``tools`` covers), the
+    art it draws, and the versions of the tools."""
     total = hashlib.sha256(tools.encode())
-    total.update(repr(output.document).encode())
+    # Pickling is deterministic for these plain frozen dataclasses, and quick.
+    total.update(pickle.dumps(output.made_from, protocol=5))
     drawn = {
         op.path
         for page in output.document.pages
@@ -278,7 +292,7 @@ def build(
     tools = incremental.toolchain()
     known = cache.get("outputs", {})
     art = {path.as_posix(): sha for laid in laid_out for path, sha in laid.edition.inputs.items()}
-    hashes = {o.relpath: _document_hash(o, art, tools) for o in outputs}
+    hashes = {o.relpath: _output_hash(o, art, tools) for o in outputs}
     to_render = []
     for output in outputs:
         record = known.get(output.relpath)

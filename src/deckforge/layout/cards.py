@@ -25,6 +25,7 @@ from deckforge.layout.ops import (
     Picture,
     Rect,
     Text,
+    Use,
     hex_colour,
     mix,
 )
@@ -65,6 +66,10 @@ class Frame:
     accent: RGB
     accent_dark: RGB
     title: str
+    #: Prefix of the keys of shared faces: the edition and deck.
+    key: str = ""
+    #: Faces many cards share, made once per deck, by key.
+    shared: dict = field(default_factory=dict)
     #: Warnings found while laying out (art under 300 dpi), collected per card.
     notes: list = field(default_factory=list)
 
@@ -143,16 +148,21 @@ def _picture(
     icon: str | None,
     ring: RGB,
     own: Art | None = None,
-) -> list:
-    """A round picture area with the card's own art, or else its icon, in it."""
-    ops: list = [Circle(cx, cy, side / 2, fill=tint)]
+) -> tuple[list, list]:
+    """A round picture area: the part every card shares (disc and ring) and the card's
+    own part (its art, or else its icon)."""
+    shared: list = [
+        Circle(cx, cy, side / 2, fill=tint),
+        Circle(cx, cy, side / 2, stroke=ring, line_width=1.2),
+    ]
+    own_ops: list = []
     if own is not None:
-        ops.append(art(frame, own, cx - side / 2, cy - side / 2, side, side, True, True))
-    ops.append(Circle(cx, cy, side / 2, stroke=ring, line_width=1.2))
-    if icon and own is None:
+        own_ops.append(art(frame, own, cx - side / 2, cy - side / 2, side, side, True, True))
+        own_ops.append(shared[1])  # the ring goes over the art's edge
+    elif icon:
         inner = side * 0.8
-        ops.append(Icon(icon, cx - inner / 2, cy - inner / 2, inner, inner))
-    return ops
+        own_ops.append(Icon(icon, cx - inner / 2, cy - inner / 2, inner, inner))
+    return shared, own_ops
 
 
 def _banded(frame: Frame, colour: RGB, label: str, subtitle: str | None) -> tuple[list, float]:
@@ -193,58 +203,60 @@ def _banded(frame: Frame, colour: RGB, label: str, subtitle: str | None) -> tupl
 def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
     colour = hex_colour(card.category.colour)
     x, y, w, h = frame.safe
-    ops, band_bottom = _banded(frame, colour, deck_label, card.category.name.value)
+    band_bottom = frame.h - frame.h * 0.19
     side = min(w * 0.66, frame.h * 0.4)
     cy = band_bottom - 8 - side / 2
-    ops.extend(_picture(frame, frame.w / 2, cy, side, WHITE, card.icon, colour, card.art))
+    disc, own = _picture(frame, frame.w / 2, cy, side, WHITE, card.icon, colour, card.art)
+    key = f"{frame.key}/face/{card.category.id}"
+    if key not in frame.shared:
+        banded, _ = _banded(frame, colour, deck_label, card.category.name.value)
+        frame.shared[key] = Face(tuple(banded + disc), key=key)
     name_top = cy - side / 2 - 4
-    ops.append(
-        frame.text(
-            card.name.value,
-            x + 2,
-            name_top,
-            w - 4,
-            name_top - y,
-            TextStyle(19, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
-            middle=True,
-        )
+    name = frame.text(
+        card.name.value,
+        x + 2,
+        name_top,
+        w - 4,
+        name_top - y,
+        TextStyle(19, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+        middle=True,
     )
-    return Face(tuple(ops))
+    return Face((Use(frame.shared[key]), *own, name))
 
 
 def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
     x, y, w, h = frame.safe
-    ops: list = [
-        frame.background(WHITE),
-        Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=1.5, radius=6),
-    ]
     side = w * 0.9
     cy = frame.h - SAFE - 4 - side / 2
-    ops.extend(
-        _picture(
-            frame,
-            frame.w / 2,
-            cy,
-            side,
-            mix(frame.accent, WHITE, 0.9),
-            card.icon,
-            mix(frame.accent, WHITE, 0.5),
-            card.art,
-        )
+    disc, own = _picture(
+        frame,
+        frame.w / 2,
+        cy,
+        side,
+        mix(frame.accent, WHITE, 0.9),
+        card.icon,
+        mix(frame.accent, WHITE, 0.5),
+        card.art,
+    )
+    template = Face(
+        (
+            frame.background(WHITE),
+            Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=1.5, radius=6),
+            *disc,
+        ),
+        key=f"{frame.key}/face",
     )
     top = cy - side / 2 - 3
-    ops.append(
-        frame.text(
-            card.name.value,
-            x + 2,
-            top,
-            w - 4,
-            top - y - 2,
-            TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
-            middle=True,
-        )
+    name = frame.text(
+        card.name.value,
+        x + 2,
+        top,
+        w - 4,
+        top - y - 2,
+        TextStyle(13, MIN_TYPE, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
+        middle=True,
     )
-    return Face(tuple(ops))
+    return Face((Use(template), *own, name))
 
 
 def which_way_face(frame: Frame, card: WhichWayCard, deck_label: str) -> Face:
@@ -370,7 +382,7 @@ def blank_face(frame: Frame, card: BlankCard, deck_label: str) -> Face:
     ops, band_bottom = _banded(frame, neutral, deck_label, None)
     side = min(w * 0.66, frame.h * 0.4)
     cy = band_bottom - 8 - side / 2
-    ops.extend(_picture(frame, frame.w / 2, cy, side, WHITE, None, neutral))
+    ops.extend(_picture(frame, frame.w / 2, cy, side, WHITE, None, neutral)[0])
     top = cy - side / 2 - 4
     ops.append(
         frame.text(
@@ -489,6 +501,7 @@ def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem
         hex_colour(palette.accent),
         hex_colour(palette.accent_dark),
         edition.title,
+        key=f"{edition.id}/{deck.id}",
     )
     label = deck.back_label.value if deck.back_label else ""
     cards: list[Card] = []

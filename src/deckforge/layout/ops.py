@@ -145,6 +145,14 @@ class Face:
 
 
 @dataclass(frozen=True)
+class Use:
+    """A keyed face drawn here: what many cards share (a category's card without its
+    name), stored once in the file."""
+
+    face: Face
+
+
+@dataclass(frozen=True)
 class Card:
     """A laid-out card: trim size and its two sides."""
 

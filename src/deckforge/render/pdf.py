@@ -28,6 +28,7 @@ from deckforge.layout.ops import (
     Polygon,
     Rect,
     Text,
+    Use,
 )
 from deckforge.text import fonts
 
@@ -98,6 +99,8 @@ class _Painter:
             self.icon(op)
         elif isinstance(op, Picture):
             self.picture(op)
+        elif isinstance(op, Use):
+            self.c.doForm(self.form(op.face))
         else:
             raise TypeError(f"cannot draw {type(op).__name__}")
 
@@ -198,29 +201,32 @@ class _Painter:
         finally:
             STATE_DEFAULTS["fontName"] = saved
 
-    def face(self, face: Face, x: float, y: float) -> None:
-        c = self.c
-        if face.key is None:
-            c.saveState()
-            c.translate(x, y)
-            for op in face.ops:
-                self.op(op)
-            c.restoreState()
-            return
+    def form(self, face: Face) -> str:
+        """The form XObject of a keyed face, defined the first time it is used."""
         form = "F" + "".join(ch if ch.isalnum() else "_" for ch in face.key)
         if form not in self.forms:
-            # Forms cannot nest while being defined: define the icons it uses first.
+            # Forms cannot nest while being defined: define those it uses first.
             for op in face.ops:
                 if isinstance(op, Icon):
                     self.icon_form(op.name)
+                elif isinstance(op, Use):
+                    self.form(op.face)
             self.forms.add(form)
-            c.beginForm(form, -1000, -1000, 3000, 3000)
+            self.c.beginForm(form, -1000, -1000, 3000, 3000)
             for op in face.ops:
                 self.op(op)
-            c.endForm()
+            self.c.endForm()
+        return form
+
+    def face(self, face: Face, x: float, y: float) -> None:
+        c = self.c
         c.saveState()
         c.translate(x, y)
-        c.doForm(form)
+        if face.key is None:
+            for op in face.ops:
+                self.op(op)
+        else:
+            c.doForm(self.form(face))
         c.restoreState()
 
     def page(self, page: Page) -> None:

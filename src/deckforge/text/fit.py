@@ -19,6 +19,7 @@ from deckforge.text.script import (
     RLM,
     ZWNJ,
     drawable,
+    has_arabic,
     is_rtl_locale,
     localise_digits,
     normalise,
@@ -205,6 +206,15 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
     numbers or Latin letters is marked for text extraction as a right-to-left span
     (see :class:`Run`), so that extraction rebuilds the line in reading order.
     """
+    if not rtl:
+        latin = fonts.face("latin", weight)
+        if all(ord(ch) in latin.coverage for ch in logical) and not has_arabic(logical):
+            # Plain left-to-right text one face can draw: one run, nothing to reorder.
+            text = drawable(logical)
+            run_width = fonts.width(text, latin.name, size)
+            return Line(
+                logical=logical, runs=(Run(text, latin.name, 0.0, run_width),), width=run_width
+            )
     glyphs = visual_glyphs(logical, rtl)
     runs: list[Run] = []
     offset = 0.0
@@ -271,8 +281,11 @@ def metrics(weight: str, size: float, rtl: bool) -> tuple[float, float]:
     return max(latin[0], arabic[0]), min(latin[1], arabic[1])
 
 
+@lru_cache(maxsize=16384)
 def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
-    """Set text in a box, shrinking from the preferred size to the minimum as needed."""
+    """Set text in a box, shrinking from the preferred size to the minimum as needed.
+
+    The same text in the same box is set once (a deck's label on every card)."""
     rtl = is_rtl_locale(locale)
     logical = prepare(text, locale)
     check_glyphs(logical, style.weight)

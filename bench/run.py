@@ -1,0 +1,186 @@
+"""deckforge's benchmark: `make bench`.
+
+Prints medians of several runs (with min and max) for:
+  * a cold build of every edition and profile, in parallel and in one process;
+  * a rebuild with nothing changed (a fresh process each time, interpreter start included);
+  * a rebuild after editing one place name;
+  * a synthetic 1,000- and 10,000-card place deck in the pnp-a4 and printer profiles:
+    wall time and peak memory (RSS);
+  * the floor: a minimal ReportLab script drawing the same number of plain text cards
+    onto the same sheets with crop marks, and deckforge's time as a ratio of it.
+
+The machine is shared and noisy: read medians and ratios, not single runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+
+
+def run(args: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds of one child process (and 0: its memory is not measured here)."""
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"benchmark step failed: {' '.join(args)}\n{done.stderr[-2000:]}")
+    return wall, 0.0
+
+
+def peak_rss(args: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and the peak RSS (MB) of a command, measured by a fresh wrapper."""
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "r = subprocess.run(sys.argv[1:]); w = time.perf_counter() - t; "
+        "m = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024; "
+        "print(f'{w} {m}'); sys.exit(r.returncode)"
+    )
+    done = subprocess.run([PYTHON, "-c", probe, *args], cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"benchmark step failed: {' '.join(args)}\n{done.stderr[-2000:]}")
+    wall, rss = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(rss)
+
+
+def summary(name: str, values: list[float], unit: str = "s") -> float:
+    median = statistics.median(values)
+    print(f"  {name:<46} median {median:8.2f} {unit}   (min {min(values):.2f}, "
+          f"max {max(values):.2f}, {len(values)} runs)")
+    return median
+
+
+def deckforge(*args: str) -> list[str]:
+    return [PYTHON, "-m", "deckforge", *args]
+
+
+def synthetic_project(folder: Path, cards: int) -> Path:
+    """A project with one edition of ``cards`` plain place cards."""
+    decks = folder / "decks" / "synthetic"
+    decks.mkdir(parents=True)
+    categories = ["home", "food", "shop", "school", "travel", "outdoors", "water", "fantasy"]
+    lines = ["kind: places", "categories:"]
+    lines += [f'  - {{id: {c}, name: {c.title()}, colour: "#3366AA"}}' for c in categories]
+    lines.append("places:")
+    for n in range(cards):
+        lines.append(f"  - {{id: place-{n}, name: 'Place number {n}', "
+                     f"category: {categories[n % len(categories)]}}}")
+    (decks / "places.yaml").write_text("\n".join(lines) + "\n")
+    (decks / "edition.yaml").write_text(
+        "kind: edition\nid: synthetic\ngame: synthetic\ntitle: Synthetic\nlocale: en\n"
+        "decks:\n  - {id: places, source: places.yaml, size: poker, back: Place}\n")
+    return folder
+
+
+FLOOR = r'''
+import sys
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+cards, mode, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+W, H = 63.5 * 72 / 25.4, 88.9 * 72 / 25.4
+if mode == "printer":
+    b = 9.0
+    c = canvas.Canvas(path, pagesize=(W + 2 * b, H + 2 * b))
+    for n in range(cards):
+        for side in ("back", "face"):
+            c.setTrimBox((b, b, b + W, b + H)); c.setBleedBox((0, 0, W + 2 * b, H + 2 * b))
+            c.setFillColorRGB(0.2, 0.4, 0.67); c.rect(0, 0, W + 2 * b, H + 2 * b, fill=1, stroke=0)
+            c.setFillColorRGB(1, 1, 1); c.setFont("Helvetica-Bold", 16)
+            c.drawCentredString(b + W / 2, b + H / 2, "Synthetic" if side == "back" else f"Place number {n}")
+            c.showPage()
+else:
+    pw, ph = A4
+    c = canvas.Canvas(path, pagesize=A4)
+    left, bottom = (pw - 3 * W) / 2, (ph - 3 * H) / 2
+    for start in range(0, cards, 9):
+        chunk = range(start, min(start + 9, cards))
+        for side in ("face", "back"):
+            for i, n in enumerate(chunk):
+                row, col = divmod(i, 3)
+                if side == "back":
+                    col = 2 - col
+                x, y = left + col * W, bottom + (2 - row) * H
+                c.saveState(); p = c.beginPath(); p.rect(x, y, W, H); c.clipPath(p, stroke=0, fill=0)
+                c.setFillColorRGB(0.9, 0.93, 1); c.rect(x, y, W, H, fill=1, stroke=0)
+                c.setFillColorRGB(0, 0, 0); c.setFont("Helvetica-Bold", 16)
+                c.drawCentredString(x + W / 2, y + H / 2, "Synthetic" if side == "back" else f"Place number {n}")
+                c.restoreState()
+            c.setLineWidth(0.25)
+            for k in range(4):
+                x = left + k * W
+                c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17); c.line(x, bottom - 3, x, bottom - 17)
+                y = bottom + k * H
+                c.line(left - 3, y, left - 17, y); c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
+            c.showPage()
+c.save()
+'''
+
+
+def main() -> None:
+    print(f"deckforge benchmark: {RUNS} runs each; {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        project = scratch / "project"
+        shutil.copytree(ROOT / "decks", project / "decks")
+        shutil.copytree(ROOT / "schemas", project / "schemas")
+        out = scratch / "build"
+
+        print("every edition and profile:")
+        cold = [run(deckforge("build", "--out", str(out), "--force", "--quiet"), project)[0]
+                for _ in range(RUNS)]
+        single = [run(deckforge("build", "--out", str(out), "--force", "--quiet", "--jobs", "1"),
+                      project)[0] for _ in range(RUNS)]
+        cold_m = summary("cold build, one process per core", cold)
+        single_m = summary("cold build, one process", single)
+        print(f"  {'parallel speed-up':<46} {single_m / cold_m:8.2f} ×")
+        noop = [run(deckforge("build", "--out", str(out)), project)[0] for _ in range(RUNS * 2)]
+        summary("no-op rebuild (fresh process)", noop)
+        places = project / "decks" / "guess-the-mess" / "places.yaml"
+        original = places.read_text(encoding="utf-8")
+        edits = []
+        for n in range(RUNS):
+            places.write_text(original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1),
+                              encoding="utf-8")
+            edits.append(run(deckforge("build", "--out", str(out), "--quiet"), project)[0])
+        places.write_text(original, encoding="utf-8")
+        summary("rebuild after editing one place name", edits)
+
+        results: dict = {}
+        for cards in (1_000, 10_000):
+            synth = synthetic_project(scratch / f"synthetic-{cards}", cards)
+            for profile in ("pnp-a4", "printer"):
+                times, peaks, floors = [], [], []
+                for _ in range(RUNS):
+                    wall, rss = peak_rss(deckforge("build", "--profile", profile, "--out",
+                                                   str(synth / "build"), "--force", "--quiet",
+                                                   "--jobs", "1"), synth)
+                    times.append(wall)
+                    peaks.append(rss)
+                    floor, _ = peak_rss([PYTHON, "-c", FLOOR, str(cards), profile,
+                                         str(synth / "floor.pdf")], synth)
+                    floors.append(floor)
+                print(f"{cards:,} place cards, {profile}:")
+                t = summary("deckforge", times)
+                m = summary("deckforge peak RSS", peaks, "MB")
+                f = summary("floor (plain ReportLab)", floors)
+                print(f"  {'ratio to the floor':<46} {t / f:8.2f} ×")
+                results[(cards, profile)] = (t, m, f)
+        for profile in ("pnp-a4", "printer"):
+            small, large = results[(1_000, profile)][0], results[(10_000, profile)][0]
+            print(f"{profile}: 10,000 cards cost {large / small:.2f} × 1,000 cards")
+        print(json.dumps({f"{c}-{p}": v for (c, p), v in results.items()}))
+
+
+if __name__ == "__main__":
+    main()
