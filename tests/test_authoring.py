@@ -149,7 +149,8 @@ def test_bad_indentation_shows_the_line_and_how_to_fix_it(tmp_path, capsys):
     )
     assert err.startswith(
         "decks/minimal/places.yaml:9:11: YAML syntax error: mapping values are not allowed "
-        "in this context; check this line's indentation against the line before, or put quotes around "
+        "in this context; check this line's indentation against the line before, or put "
+        "quotes around "
         "a value that contains ': '\n"
         '    9 |       icon: "1F373"\n'
         "      |           ^\n"

@@ -13,6 +13,21 @@ from deckforge import __version__
 from deckforge.errors import BuildFailed, DeckforgeError, Problem, UsageError, errors_only
 
 
+def _offset(text: str) -> tuple[float, float]:
+    """'X,Y' in millimetres to points."""
+    try:
+        x, y = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not X,Y in millimetres, like 0.5,-1.2"
+        ) from None
+    if max(abs(x), abs(y)) > 20:
+        raise argparse.ArgumentTypeError("an offset over 20 mm is not a printer's misalignment")
+    from deckforge.units import mm
+
+    return (mm(x), mm(y))
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="deckforge",
@@ -52,6 +67,14 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="render with N processes (default: one per core)",
+    )
+    b.add_argument(
+        "--back-offset",
+        type=_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="shift every back by X,Y mm (right, up) to make up for a duplex printer's "
+        "misalignment; print calibration/<profile>.pdf to measure it",
     )
     b.add_argument(
         "--force",
@@ -133,7 +156,7 @@ def _validate(args: argparse.Namespace) -> int:
 def _up_to_date(args: argparse.Namespace) -> int | None:
     """How many editions are all up to date, if every one is; checked without importing
     the rendering stages, so that a build with nothing to do returns at once."""
-    if args.force or args.strict or args.edition:
+    if args.force or args.strict or args.edition or args.back_offset != (0.0, 0.0):
         return None
     from deckforge import incremental
 
@@ -202,6 +225,7 @@ def _build(args: argparse.Namespace) -> int:
             progress,
             jobs=args.jobs,
             force=args.force,
+            back_offset=args.back_offset,
         )
     finally:
         progress.close()

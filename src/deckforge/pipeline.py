@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deckforge import incremental
@@ -161,7 +161,12 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
         outputs.append(
             Output(
                 relpath,
-                Document(tuple(pages), f"{edition.title} – {deck.id}"),
+                Document(
+                    tuple(pages),
+                    f"{edition.title} – {deck.id}",
+                    colour=profile.colour,
+                    ink_limit=profile.ink_limit,
+                ),
                 entry,
                 made_from=(settings, deck, profile),
             )
@@ -187,12 +192,50 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
         outputs.append(
             Output(
                 relpath,
-                Document(tuple(pages), f"{edition.title} – {component.id}"),
+                Document(
+                    tuple(pages),
+                    f"{edition.title} – {component.id}",
+                    colour=profile.colour,
+                    ink_limit=profile.ink_limit,
+                ),
                 entry,
                 made_from=(settings, component, profile),
             )
         )
     return outputs, problems
+
+
+def calibration_outputs(profiles: list[Profile]) -> list[Output]:
+    """A duplex calibration sheet for each profile that prints backs on their own sheet."""
+    from deckforge.layout.calibration import calibration_pages
+
+    outputs = []
+    for profile in profiles:
+        if profile.mode != "sheets":
+            continue
+        pages = calibration_pages(profile)
+        relpath = f"calibration/{profile.id}.pdf"
+        entry = {
+            "edition": "calibration",
+            "locale": "en",
+            "profile": profile.id,
+            "path": relpath,
+            "kind": "calibration",
+            "deck": "calibration",
+            "cards": 0,
+            "pages": len(pages),
+            "trim_mm": [round(to_mm(pages[0].width), 2), round(to_mm(pages[0].height), 2)],
+            "bleed_mm": 0.0,
+        }
+        outputs.append(
+            Output(
+                relpath,
+                Document(tuple(pages), f"Duplex calibration – {profile.id}"),
+                entry,
+                made_from=("calibration", profile),
+            )
+        )
+    return outputs
 
 
 def check_manifests(
@@ -262,12 +305,16 @@ def build(
     progress: Progress | None = None,
     jobs: int | None = None,
     force: bool = False,
+    back_offset: tuple[float, float] = (0.0, 0.0),
 ) -> BuildReport:
     """Build editions × profiles into ``out_dir``, redoing only what changed.
 
     Raises BuildFailed before writing anything if any source has an error.
     """
-    profiles = select_profiles(profile_names)
+    profiles = [
+        replace(p, back_offset=back_offset) if p.mode == "sheets" else p
+        for p in select_profiles(profile_names)
+    ]
     manifests = select_editions(project, edition_names)
     report = BuildReport()
     root = project.root
@@ -284,6 +331,7 @@ def build(
     if not todo:
         return report
     laid_out, outputs, problems = check_manifests(project, todo, profiles)
+    outputs += calibration_outputs(profiles)
     if errors_only(problems, strict):
         raise BuildFailed(errors_only(problems, strict))
     report.warnings = [p for p in problems if p.severity == WARNING]
@@ -307,7 +355,9 @@ def build(
         else:
             to_render.append(output)
     rebuilt = {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
+    rebuilt |= {("calibration", p.id) for p in profiles}
     with locked(out_dir):
+        pdf.load_icon_cache()
         report.written = write_all(to_render, out_dir, pdf.render, progress, jobs)
         write_manifest(out_dir, report.written + report.unchanged, rebuilt)
         _remember(cache, out_dir, root, laid_out, outputs, hashes, profiles, todo)

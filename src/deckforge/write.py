@@ -117,10 +117,11 @@ def write_all(
 
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                futures = {
-                    pool.submit(_render_one, item): output
-                    for output, item in zip(outputs, work, strict=True)
-                }
+                # The longest first, so that no large file starts last.
+                order = sorted(
+                    zip(outputs, work, strict=True), key=lambda pair: -len(pair[0].document.pages)
+                )
+                futures = {pool.submit(_render_one, item): output for output, item in order}
                 try:
                     for future in as_completed(futures):
                         future.result()

@@ -130,6 +130,7 @@ def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
     for sheet in range(sheets):
         chunk = cards[sheet * per : (sheet + 1) * per]
         faces, backs = [], []
+        dx, dy = profile.back_offset
         for index, card in enumerate(chunk):
             row, col = divmod(index, grid.cols)
             x, y = grid.cell(row, col)
@@ -138,6 +139,7 @@ def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
                 bx, by = grid.cell(grid.rows - 1 - row, col)
             else:
                 bx, by = grid.cell(row, grid.cols - 1 - col)
+            bx, by = bx + dx, by + dy
             backs.append(Placement(card.back, bx, by, (bx, by, card.width, card.height)))
         label = f"sheet {sheet + 1} of {sheets}"
         pages.append(Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces"))
@@ -171,8 +173,129 @@ def impose_single(cards: list[Card], profile: Profile) -> list[Page]:
     return pages
 
 
+@dataclass(frozen=True)
+class FoldGrid:
+    """A gutterfold sheet: rows of faces above the fold line, their backs below it."""
+
+    page_w: float
+    page_h: float
+    cols: int
+    rows: int  # on each side of the fold
+    card_w: float
+    card_h: float
+    left: float
+    fold: float  # the fold line's height on the page
+    gutter: float
+
+    def face(self, row: int, col: int) -> tuple[float, float]:
+        """Row 0 is next to the fold."""
+        return (self.left + col * self.card_w, self.fold + self.gutter / 2 + row * self.card_h)
+
+    def back(self, row: int, col: int) -> tuple[float, float]:
+        """Mirror of the face's place across the fold: folding lands one on the other."""
+        return (
+            self.left + col * self.card_w,
+            self.fold - self.gutter / 2 - (row + 1) * self.card_h,
+        )
+
+
+def fold_grid_for(profile: Profile, card_w: float, card_h: float) -> FoldGrid:
+    """The gutterfold grid with the most cards, the fold across the sheet's width."""
+    assert profile.paper is not None
+    best: FoldGrid | None = None
+    for page_w, page_h in (profile.paper, profile.paper[::-1]):
+        cols = int((page_w - 2 * profile.margin) // card_w)
+        rows = int(((page_h - 2 * profile.margin - profile.gutter) / 2) // card_h)
+        if cols < 1 or rows < 1:
+            continue
+        grid = FoldGrid(
+            page_w,
+            page_h,
+            cols,
+            rows,
+            card_w,
+            card_h,
+            (page_w - cols * card_w) / 2,
+            page_h / 2,
+            profile.gutter,
+        )
+        if best is None or cols * rows > best.cols * best.rows:
+            best = grid
+    if best is None:
+        raise ImpositionError(
+            f"a {mm_text(card_w)} × {mm_text(card_h)} mm card and its back do not fit the "
+            f"{profile.id} paper either side of a fold"
+        )
+    return best
+
+
+def fold_marks(grid: FoldGrid) -> tuple:
+    """Cut marks beyond the cards' outer edges, and the fold line across the gutter."""
+    ops = []
+    xs = [grid.left + c * grid.card_w for c in range(grid.cols + 1)]
+    top = grid.fold + grid.gutter / 2 + grid.rows * grid.card_h
+    bottom = grid.fold - grid.gutter / 2 - grid.rows * grid.card_h
+    ys = sorted(
+        {
+            *(grid.fold + grid.gutter / 2 + r * grid.card_h for r in range(grid.rows + 1)),
+            *(grid.fold - grid.gutter / 2 - r * grid.card_h for r in range(grid.rows + 1)),
+        }
+    )
+    for x in xs:
+        for start, direction, edge in ((top, 1, grid.page_h), (bottom, -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                ops.append(Line(x, a, x, a + direction * min(MARK_LENGTH, room), BLACK, 0.25))
+    for y in ys:
+        for start, direction, edge in ((xs[-1], 1, grid.page_w), (xs[0], -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                ops.append(Line(a, y, a + direction * min(MARK_LENGTH, room), y, BLACK, 0.25))
+    grey = (0.55, 0.55, 0.55)
+    ops.append(
+        Line(xs[0] - mm(4), grid.fold, xs[-1] + mm(4), grid.fold, grey, 0.4, dash=(3.0, 2.0))
+    )
+    return tuple(ops)
+
+
+def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
+    """Gutterfold sheets: each face above the fold, its back mirrored below it and turned
+    upside down, so that folding along the line puts every back on its face."""
+    if not cards:
+        return []
+    grid = fold_grid_for(profile, cards[0].width, cards[0].height)
+    marks = fold_marks(grid) if profile.crop_marks else ()
+    per = grid.cols * grid.rows
+    sheets = (len(cards) + per - 1) // per
+    pages = []
+    for sheet in range(sheets):
+        placements = []
+        for index, card in enumerate(cards[sheet * per : (sheet + 1) * per]):
+            row, col = divmod(index, grid.cols)
+            x, y = grid.face(row, col)
+            placements.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
+            bx, by = grid.back(row, col)
+            placements.append(
+                Placement(card.back, bx, by, (bx, by, card.width, card.height), rotate=180)
+            )
+        pages.append(
+            Page(
+                grid.page_w,
+                grid.page_h,
+                tuple(placements),
+                marks,
+                label=f"sheet {sheet + 1} of {sheets}, fold along the dashed line",
+            )
+        )
+    return pages
+
+
 def impose(cards: list[Card], profile: Profile) -> list[Page]:
     """Pages for a deck under a profile."""
     if profile.mode == "single":
         return impose_single(cards, profile)
+    if profile.mode == "fold":
+        return impose_fold(cards, profile)
     return impose_sheets(cards, profile)

@@ -171,6 +171,8 @@ class Placement:
     x: float
     y: float
     clip: tuple[float, float, float, float]
+    #: 180 turns the face upside down within its trim (backs of a gutterfold sheet).
+    rotate: int = 0
 
 
 @dataclass(frozen=True)
@@ -193,3 +195,6 @@ class Document:
     pages: tuple[Page, ...]
     title: str
     meta: dict = field(default_factory=dict)
+    #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
+    colour: str = "rgb"
+    ink_limit: float = 240.0

