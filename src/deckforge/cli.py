@@ -84,6 +84,20 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
 
+    ex = sub.add_parser("export", help="PNG files per card side, or Tabletop Simulator sheets")
+    ex.add_argument(
+        "format",
+        choices=("png", "tts"),
+        help="png: one 300-dpi PNG per card side "
+        "at trim + bleed; tts: Tabletop Simulator deck sheets and a back image",
+    )
+    ex.add_argument("--edition", action="append", metavar="NAME", help="edition (default: all)")
+    ex.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
+
+    pv = sub.add_parser("preview", help="contact sheets and an HTML page of every card")
+    pv.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
+    pv.add_argument("--site", type=Path, default=None, help="where to write (default: OUT/preview)")
+
     lt = sub.add_parser("lint", help="advice on names, hints and translations")
     lt.add_argument("paths", nargs="*", metavar="EDITION", help="editions (default: all)")
     lt.add_argument("--strict", action="store_true", help="fail on any advice")
@@ -284,6 +298,55 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _printer_decks(out: Path, editions: list[str] | None) -> list[dict]:
+    manifest = out / "manifest.json"
+    if not manifest.is_file():
+        raise UsageError(f"no {manifest}: run 'deckforge build' first")
+    import json
+
+    entries = json.loads(manifest.read_text(encoding="utf-8")).get("outputs", [])
+    chosen = [
+        e
+        for e in entries
+        if e.get("profile") == "printer"
+        and e.get("kind") == "cards"
+        and (not editions or e.get("edition") in editions)
+    ]
+    if not chosen:
+        raise UsageError(
+            "no printer-profile card decks in the build: build with the 'printer' profile first"
+        )
+    return chosen
+
+
+def _export(args: argparse.Namespace) -> int:
+    from deckforge.render import raster
+
+    started = time.perf_counter()
+    files = 0
+    for entry in _printer_decks(args.out, args.edition):
+        pdf = args.out / entry["path"]
+        folder = args.out / entry["edition"] / args.format / entry["deck"]
+        made = (
+            raster.export_png(pdf, folder)
+            if args.format == "png"
+            else raster.export_tts(pdf, folder)
+        )
+        files += len(made)
+        print(f"  {folder}/: {len(made)} files")
+    print(f"exported {files} files in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from deckforge.render import raster
+
+    site = args.site or args.out / "preview"
+    index = raster.preview_site(args.out, site)
+    print(f"wrote {index}: open it in a browser")
+    return 0
+
+
 def _lint(args: argparse.Namespace) -> int:
     from deckforge.pipeline import Project, gather, select_editions
 
@@ -345,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         "new": _new,
         "watch": _watch,
         "lint": _lint,
+        "export": _export,
+        "preview": _preview,
     }
     try:
         if not args.decks.is_dir():
