@@ -98,6 +98,16 @@ def _parser() -> argparse.ArgumentParser:
     pv.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
     pv.add_argument("--site", type=Path, default=None, help="where to write (default: OUT/preview)")
 
+    pf = sub.add_parser("preflight", help="check built files as a print shop would")
+    pf.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
+    pf.add_argument(
+        "--ink-limit",
+        type=float,
+        default=240.0,
+        metavar="PERCENT",
+        help="most total ink allowed in CMYK files (default 240)",
+    )
+
     lt = sub.add_parser("lint", help="advice on names, hints and translations")
     lt.add_argument("paths", nargs="*", metavar="EDITION", help="editions (default: all)")
     lt.add_argument("--strict", action="store_true", help="fail on any advice")
@@ -347,6 +357,14 @@ def _preview(args: argparse.Namespace) -> int:
     return 0
 
 
+def _preflight(args: argparse.Namespace) -> int:
+    from deckforge.preflight import format_table, preflight
+
+    reports = preflight(args.out, args.ink_limit)
+    print(format_table(reports))
+    return 1 if any(report.failed for report in reports) else 0
+
+
 def _lint(args: argparse.Namespace) -> int:
     from deckforge.pipeline import Project, gather, select_editions
 
@@ -410,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         "lint": _lint,
         "export": _export,
         "preview": _preview,
+        "preflight": _preflight,
     }
     try:
         if not args.decks.is_dir():

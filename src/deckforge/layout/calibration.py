@@ -52,14 +52,12 @@ def _scales(cx: float, cy: float) -> list:
                     cx + offset - mm(3),
                     base_y - mm(0.8),
                     mm(6),
-                    5.5,
+                    6,
                     colour=BLUE,
                     align="centre",
                 )
             )
-            ops.append(
-                _text(label, base_x + mm(3.6), cy + offset + mm(1.2), mm(6), 5.5, colour=BLUE)
-            )
+            ops.append(_text(label, base_x + mm(3.6), cy + offset + mm(1.2), mm(6), 6, colour=BLUE))
     ops.append(Line(cx - mm(REACH), base_y, cx + mm(REACH), base_y, BLUE, 0.3))
     ops.append(Line(base_x, cy - mm(REACH), base_x, cy + mm(REACH), BLUE, 0.3))
     return ops

@@ -89,6 +89,27 @@ def mm_text(points: float) -> str:
     return f"{points / mm(1):.1f}"
 
 
+def cut_marks(xs: list[float], ys: list[float], page_w: float, page_h: float) -> list:
+    """Short cut lines beyond the cards' outer edges, in line with every cut: each vertical
+    cut at ``xs`` above and below the cards, each horizontal cut at ``ys`` left and right;
+    never nearer the paper's edge than EDGE_CLEAR."""
+    left, right, bottom, top = min(xs), max(xs), min(ys), max(ys)
+    ops = []
+    for x in xs:
+        for start, direction, edge in ((top, 1, page_h), (bottom, -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                ops.append(Line(x, a, x, a + direction * min(MARK_LENGTH, room), BLACK, 0.25))
+    for y in ys:
+        for start, direction, edge in ((right, 1, page_w), (left, -1, 0.0)):
+            a = start + direction * MARK_OFFSET
+            room = abs(edge - a) - EDGE_CLEAR
+            if room > mm(0.8):
+                ops.append(Line(a, y, a + direction * min(MARK_LENGTH, room), y, BLACK, 0.25))
+    return ops
+
+
 def crop_marks(grid: Grid) -> tuple:
     """Short cut lines in the margin, in line with every card edge."""
     xs = sorted(
@@ -97,25 +118,7 @@ def crop_marks(grid: Grid) -> tuple:
     ys = sorted(
         {round(grid.cell(r, 0)[1] + dy, 4) for r in range(grid.rows) for dy in (0.0, grid.card_h)}
     )
-    left, right = xs[0], xs[-1]
-    bottom, top = ys[0], ys[-1]
-    ops = []
-    width = 0.25
-    for x in xs:
-        for start, direction, edge in ((top, 1, grid.page_h), (bottom, -1, 0.0)):
-            a = start + direction * MARK_OFFSET
-            room = abs(edge - a) - EDGE_CLEAR
-            if room > mm(0.8):
-                b = a + direction * min(MARK_LENGTH, room)
-                ops.append(Line(x, a, x, b, BLACK, width))
-    for y in ys:
-        for start, direction, edge in ((right, 1, grid.page_w), (left, -1, 0.0)):
-            a = start + direction * MARK_OFFSET
-            room = abs(edge - a) - EDGE_CLEAR
-            if room > mm(0.8):
-                b = a + direction * min(MARK_LENGTH, room)
-                ops.append(Line(a, y, b, y, BLACK, width))
-    return tuple(ops)
+    return tuple(cut_marks(xs, ys, grid.page_w, grid.page_h))
 
 
 def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
@@ -231,33 +234,23 @@ def fold_grid_for(profile: Profile, card_w: float, card_h: float) -> FoldGrid:
 
 def fold_marks(grid: FoldGrid) -> tuple:
     """Cut marks beyond the cards' outer edges, and the fold line across the gutter."""
-    ops = []
     xs = [grid.left + c * grid.card_w for c in range(grid.cols + 1)]
-    top = grid.fold + grid.gutter / 2 + grid.rows * grid.card_h
-    bottom = grid.fold - grid.gutter / 2 - grid.rows * grid.card_h
     ys = sorted(
         {
             *(grid.fold + grid.gutter / 2 + r * grid.card_h for r in range(grid.rows + 1)),
             *(grid.fold - grid.gutter / 2 - r * grid.card_h for r in range(grid.rows + 1)),
         }
     )
-    for x in xs:
-        for start, direction, edge in ((top, 1, grid.page_h), (bottom, -1, 0.0)):
-            a = start + direction * MARK_OFFSET
-            room = abs(edge - a) - EDGE_CLEAR
-            if room > mm(0.8):
-                ops.append(Line(x, a, x, a + direction * min(MARK_LENGTH, room), BLACK, 0.25))
-    for y in ys:
-        for start, direction, edge in ((xs[-1], 1, grid.page_w), (xs[0], -1, 0.0)):
-            a = start + direction * MARK_OFFSET
-            room = abs(edge - a) - EDGE_CLEAR
-            if room > mm(0.8):
-                ops.append(Line(a, y, a + direction * min(MARK_LENGTH, room), y, BLACK, 0.25))
-    grey = (0.55, 0.55, 0.55)
-    ops.append(
-        Line(xs[0] - mm(4), grid.fold, xs[-1] + mm(4), grid.fold, grey, 0.4, dash=(3.0, 2.0))
+    fold = Line(
+        xs[0] - mm(4),
+        grid.fold,
+        xs[-1] + mm(4),
+        grid.fold,
+        (0.55, 0.55, 0.55),
+        0.4,
+        dash=(3.0, 2.0),
     )
-    return tuple(ops)
+    return (*cut_marks(xs, ys, grid.page_w, grid.page_h), fold)
 
 
 def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
