@@ -141,3 +141,12 @@ def test_rulebook_text_is_searchable(built):
     text = " ".join(_page_texts(built / EN / "pnp-a4" / "rulebook.pdf"))
     for phrase in ("Guess the Mess!", "Which Way", "Places Everyone!", "In Case of a Tie"):
         assert phrase in text
+
+
+def test_preflight_passes_everything_that_is_shipped(built):
+    from deckforge.preflight import format_table, preflight
+
+    reports = preflight(built)
+    assert len(reports) > 100
+    failed = [report for report in reports if report.failed]
+    assert not failed, format_table(failed)
