@@ -507,7 +507,9 @@ def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
     for source in loaded.all_sources():
         found[source.path] = source.digest
         data = source.data if isinstance(source.data, dict) else {}
-        for entry in [*data.get("places", []), *data.get("items", [])]:
+        entries = [e for key in ("places", "items") if isinstance(data.get(key), list)
+                   for e in data[key]]
+        for entry in entries:
             if isinstance(entry, dict) and isinstance(entry.get("art"), str):
                 art = source.path.parent / entry["art"]
                 found[art] = digest(art)
