@@ -176,3 +176,22 @@ def test_cmyk_text_black_is_pure_k(minimal_build):
 def test_a_bad_back_offset_is_a_usage_error(capsys):
     assert main(["build", "--back-offset", "left"]) == 2
     assert re.search(r"'left' is not X,Y in millimetres", capsys.readouterr().err)
+
+
+def test_short_edge_duplex_mirrors_backs_top_to_bottom():
+    from dataclasses import replace
+
+    from deckforge.layout.impose import impose_sheets
+    from deckforge.layout.ops import Card, Face
+
+    profile = replace(all_profiles()["pnp-a4"], duplex="short-edge")
+    cards = [Card(f"c{n}", mm(63.5), mm(88.9), Face(()), Face((), key="back")) for n in range(9)]
+    faces, backs = impose_sheets(cards, profile)
+    grid_h = faces.height
+    for face, back in zip(faces.placements, backs.placements, strict=True):
+        assert back.x == pytest.approx(face.x)  # same column
+        assert back.y == pytest.approx(grid_h - face.y - mm(88.9))  # mirrored top to bottom
+    long_edge = impose_sheets(cards, all_profiles()["pnp-a4"])[1]
+    for face, back in zip(faces.placements, long_edge.placements, strict=True):
+        assert back.y == pytest.approx(face.y)
+        assert back.x == pytest.approx(faces.width - face.x - mm(63.5))
