@@ -507,8 +507,9 @@ def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
     for source in loaded.all_sources():
         found[source.path] = source.digest
         data = source.data if isinstance(source.data, dict) else {}
-        entries = [e for key in ("places", "items") if isinstance(data.get(key), list)
-                   for e in data[key]]
+        entries = [
+            e for key in ("places", "items") if isinstance(data.get(key), list) for e in data[key]
+        ]
         for entry in entries:
             if isinstance(entry, dict) and isinstance(entry.get("art"), str):
                 art = source.path.parent / entry["art"]

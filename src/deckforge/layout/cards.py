@@ -285,9 +285,9 @@ def which_way_face(frame: Frame, card: WhichWayCard, deck_label: str) -> Face:
     ops.append(
         frame.text(
             card.label.value,
-            x,
+            x + 6,
             frame.h * 0.46,
-            w,
+            w - 12,
             60,
             TextStyle(30, 12, fonts.BOLD, leading=1.05, max_lines=2, align="centre"),
         )
@@ -340,14 +340,16 @@ def number_face(frame: Frame, card: NumberCard, deck_label: str) -> Face:
     colour = hex_colour(card.colour.hex)
     ops = [frame.background(colour), Rect(x, y, w, h, fill=mix(colour, WHITE, 0.85), radius=10)]
     ops.append(
+        # The number fills the middle, clear of the symbol and name below it, on any size.
         frame.text(
             digits,
             x,
-            frame.h / 2 + 46,
+            frame.h * 0.8,
             w,
-            92,
-            TextStyle(80, 24, fonts.BOLD, align="centre"),
+            frame.h * 0.4,
+            TextStyle(min(80.0, frame.h * 0.3), 24, fonts.BOLD, align="centre"),
             mix(colour, frame.ink, 0.55),
+            middle=True,
         )
     )
     corner = 16
