@@ -132,13 +132,45 @@ def lay_out(edition: Edition) -> tuple[LaidOut, list[Problem]]:
     return LaidOut(edition, cards), problems
 
 
+def _output(
+    edition: Edition,
+    profile: Profile,
+    part,
+    pages: list,
+    kind: str,
+    cards: int,
+    trim: tuple[float, float],
+    bleed: float,
+) -> Output:
+    """One file of an edition: its pages and its build-manifest entry."""
+    relpath = f"{edition.id}/{profile.id}/{part.id}.pdf"
+    entry = {
+        "edition": edition.id,
+        "locale": edition.locale,
+        "profile": profile.id,
+        "path": relpath,
+        "kind": kind,
+        "deck": part.id,
+        "cards": cards,
+        "pages": len(pages),
+        "trim_mm": [round(trim[0], 2), round(trim[1], 2)],
+        "bleed_mm": round(to_mm(bleed), 3),
+    }
+    document = Document(
+        tuple(pages),
+        f"{edition.title} – {part.id}",
+        colour=profile.colour,
+        ink_limit=profile.ink_limit,
+    )
+    settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
+    return Output(relpath, document, entry, made_from=(settings, part, profile))
+
+
 def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Problem]]:
     """The files one edition makes under one profile."""
     edition = laid.edition
     outputs: list[Output] = []
     problems: list[Problem] = []
-    base = {"edition": edition.id, "locale": edition.locale, "profile": profile.id}
-    settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
     for deck in edition.decks:
         cards = laid.cards[deck.id]
         try:
@@ -146,61 +178,20 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
         except ImpositionError as exc:
             problems.append(Problem(deck.ref, str(exc)))
             continue
-        relpath = f"{edition.id}/{profile.id}/{deck.id}.pdf"
         bleed = profile.bleed if profile.mode == "single" else 0.0
-        entry = {
-            **base,
-            "path": relpath,
-            "kind": "cards",
-            "deck": deck.id,
-            "cards": len(cards),
-            "pages": len(pages),
-            "trim_mm": [round(deck.size_mm[0], 2), round(deck.size_mm[1], 2)],
-            "bleed_mm": round(to_mm(bleed), 3),
-        }
         outputs.append(
-            Output(
-                relpath,
-                Document(
-                    tuple(pages),
-                    f"{edition.title} – {deck.id}",
-                    colour=profile.colour,
-                    ink_limit=profile.ink_limit,
-                ),
-                entry,
-                made_from=(settings, deck, profile),
-            )
+            _output(edition, profile, deck, pages, "cards", len(cards), deck.size_mm, bleed)
         )
     for component in edition.components:
         kind, pages, found = documents.lay_out_component(edition, component, profile)
         problems.extend(found)
         if not pages:
             continue
-        relpath = f"{edition.id}/{profile.id}/{component.id}.pdf"
         first = pages[0]
-        trim = first.trim_box or (0, 0, first.width, first.height)
-        entry = {
-            **base,
-            "path": relpath,
-            "kind": kind,
-            "deck": component.id,
-            "cards": 0,
-            "pages": len(pages),
-            "trim_mm": [round(to_mm(trim[2] - trim[0]), 2), round(to_mm(trim[3] - trim[1]), 2)],
-            "bleed_mm": round(to_mm(profile.document_bleed), 3),
-        }
+        box = first.trim_box or (0, 0, first.width, first.height)
+        trim = (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
         outputs.append(
-            Output(
-                relpath,
-                Document(
-                    tuple(pages),
-                    f"{edition.title} – {component.id}",
-                    colour=profile.colour,
-                    ink_limit=profile.ink_limit,
-                ),
-                entry,
-                made_from=(settings, component, profile),
-            )
+            _output(edition, profile, component, pages, kind, 0, trim, profile.document_bleed)
         )
     return outputs, problems
 

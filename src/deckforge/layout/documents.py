@@ -55,6 +55,26 @@ class Sheet:
         )
 
 
+@dataclass(frozen=True)
+class Inks:
+    """The edition's palette as colours to draw with."""
+
+    ink: RGB
+    paper: RGB
+    accent: RGB
+    dark: RGB
+
+
+def _inks(edition: Edition) -> Inks:
+    palette = edition.palette
+    return Inks(
+        hex_colour(palette.ink),
+        hex_colour(palette.paper),
+        hex_colour(palette.accent),
+        hex_colour(palette.accent_dark),
+    )
+
+
 def _sheet(profile: Profile, landscape: bool) -> Sheet:
     w, h = profile.document_paper
     if landscape:
@@ -81,8 +101,8 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> list[Page]:
     sheet = _sheet(profile, landscape=True)
     locale = edition.locale
     rtl = is_rtl_locale(locale)
-    ink = hex_colour(edition.palette.ink)
-    accent = hex_colour(edition.palette.accent)
+    inks = _inks(edition)
+    ink, accent = inks.ink, inks.accent
     margin = max(mm(10), sheet.bleed + mm(8))
     ops: list = [
         Rect(
@@ -299,9 +319,8 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     sheet = _sheet(profile, landscape=False)
     locale = book.locale
     rtl = is_rtl_locale(locale)
-    ink = hex_colour(edition.palette.ink)
-    accent = hex_colour(edition.palette.accent)
-    dark = hex_colour(edition.palette.accent_dark)
+    inks = _inks(edition)
+    ink, accent, dark = inks.ink, inks.accent, inks.dark
     wide = sheet.w > mm(180)
     margin = max(mm(15 if wide else 13), sheet.bleed + mm(10))
     flow = _Flow(sheet, 2 if wide else 1, margin, mm(8), mm(8))
@@ -458,9 +477,8 @@ def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]
     sheet = _sheet(profile, landscape=True)
     locale = edition.locale
     rtl = is_rtl_locale(locale)
-    ink = hex_colour(edition.palette.ink)
-    accent = hex_colour(edition.palette.accent)
-    paper = hex_colour(edition.palette.paper)
+    inks = _inks(edition)
+    ink, accent, paper = inks.ink, inks.accent, inks.paper
     margin = max(mm(10), sheet.bleed + mm(6))
     tile_w, tile_h = sheet.w - 2 * margin, sheet.h - 2 * margin
     board_w, board_h = tile_w * track.sheets, tile_h
@@ -586,7 +604,7 @@ def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> list[Page]:
 
     sheet = _sheet(profile, landscape=False)
     locale = edition.locale
-    ink = hex_colour(edition.palette.ink)
+    ink = _inks(edition).ink
     margin = max(mm(12), sheet.bleed + mm(8))
     panel_w, panel_h, tab = mm(30), mm(40), mm(12)
     piece_h = 2 * panel_h + 2 * tab
