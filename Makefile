@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test fuzz bench docs validate lint clean help
+.PHONY: print test poppler fuzz bench docs validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
@@ -27,7 +27,17 @@ print: $(STAMP)
 	$(BIN)/deckforge build --out $(OUT)
 
 test: $(STAMP)
+	@command -v pdftotext >/dev/null || $(MAKE) --no-print-directory poppler
 	$(BIN)/python -m pytest -q
+
+# The tests read PDFs back with pdftotext; install it where this machine can.
+poppler:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils; \
+	else \
+		echo "the tests need pdftotext: install poppler-utils (e.g. sudo apt-get install poppler-utils)"; \
+		exit 1; \
+	fi
 
 fuzz: $(STAMP)
 	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py
