@@ -139,7 +139,8 @@ def _check_tts(files: list[Path], cards: int, columns: int, rows: int, max_side:
             # The sheet is a whole grid of back.png-sized cards (what TTS divides it by).
             assert sheet.width % card_w == 0 and sheet.height % card_h == 0
             grid_columns, grid_rows = sheet.width // card_w, sheet.height // card_h
-            assert 1 <= grid_columns <= columns and 1 <= grid_rows <= rows
+            assert grid_columns in range(1, columns + 1), grid_columns
+            assert grid_rows in range(1, rows + 1), grid_rows
             slots = grid_columns * grid_rows
             on_sheet = min(slots - 1, cards - placed)
             for slot in range(slots):

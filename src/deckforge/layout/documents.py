@@ -41,6 +41,12 @@ class Sheet:
     h: float
     bleed: float
 
+    def background(self, colour: RGB) -> Rect:
+        """A fill over the whole page, bleed included."""
+        return Rect(
+            -self.bleed, -self.bleed, self.w + 2 * self.bleed, self.h + 2 * self.bleed, fill=colour
+        )
+
     def page(self, ops: tuple, label: str) -> Page:
         b = self.bleed
         W, H = self.w + 2 * b, self.h + 2 * b
@@ -104,15 +110,7 @@ def _score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> list[Page]:
     inks = _inks(edition)
     ink, accent = inks.ink, inks.accent
     margin = max(mm(10), sheet.bleed + mm(8))
-    ops: list = [
-        Rect(
-            -sheet.bleed,
-            -sheet.bleed,
-            sheet.w + 2 * sheet.bleed,
-            sheet.h + 2 * sheet.bleed,
-            fill=WHITE,
-        )
-    ]
+    ops: list = [sheet.background(WHITE)]
     title_h = mm(12)
     ops.append(
         Text(
@@ -455,13 +453,7 @@ def _rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
             locale,
         )
         ops = [
-            Rect(
-                -sheet.bleed,
-                -sheet.bleed,
-                sheet.w + 2 * sheet.bleed,
-                sheet.h + 2 * sheet.bleed,
-                fill=WHITE,
-            ),
+            sheet.background(WHITE),
             *ops,
             Text(margin, margin - mm(1), sheet.w - 2 * margin, folio, mix(ink, WHITE, 0.4)),
         ]
@@ -609,15 +601,7 @@ def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> list[Page]:
     panel_w, panel_h, tab = mm(30), mm(40), mm(12)
     piece_h = 2 * panel_h + 2 * tab
     cols = max(1, int((sheet.w - 2 * margin) // (panel_w + mm(8))))
-    ops: list = [
-        Rect(
-            -sheet.bleed,
-            -sheet.bleed,
-            sheet.w + 2 * sheet.bleed,
-            sheet.h + 2 * sheet.bleed,
-            fill=WHITE,
-        )
-    ]
+    ops: list = [sheet.background(WHITE)]
     for index, colour in enumerate(set_.colours):
         row, col = divmod(index, cols)
         x = margin + col * (panel_w + mm(8))
