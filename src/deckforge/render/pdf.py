@@ -8,15 +8,19 @@ give back the real words.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.art import icons
@@ -71,24 +75,58 @@ def _utf16_hex(text: str) -> str:
     return "FEFF" + text.encode("utf-16-be").hex().upper()
 
 
+def _form_name(key: str) -> str:
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in key)
+
+
 class _Painter:
+    """Draws pages onto a ReportLab canvas.
+
+    The operations every card repeats (its clip, its position, a shared form, a line of
+    text, crop marks) are written as PDF operators directly: going through the canvas's
+    state-tracking methods for them cost twice as long for a large deck. Everything else
+    is drawn through the canvas.
+    """
+
     def __init__(self, canvas: rl_canvas.Canvas, colour: str = "rgb", ink_limit: float = 240.0):
         self.c = canvas
         self.forms: set[str] = set()
+        #: Form names by face key, and their XObject names (both asked for on every card).
+        self.form_names: dict[str, str] = {}
+        self.xobject_names: dict[str, str] = {}
+        #: Forms the current page uses (ReportLab lists them in the page's resources).
+        self.page_forms: set[str] = set()
         self.cmyk = colour == "cmyk"
         self.ink_limit = ink_limit
+        self.colours: dict[tuple, str] = {}
+        self.draw = {
+            Rect: self.rect,
+            Circle: self.circle,
+            Polygon: self.polygon,
+            Line: self.line,
+            Text: self.text,
+            Icon: self.icon,
+            Picture: self.picture,
+            Use: self.use,
+        }
+
+    def colour(self, rgb, stroke: bool = False) -> str:
+        """The operator setting a fill (or stroke) colour, in the file's colour space."""
+        key = (tuple(rgb), stroke)
+        code = self.colours.get(key)
+        if code is None:
+            if self.cmyk:
+                code = fp_str(*to_cmyk(tuple(rgb), self.ink_limit)) + (" K" if stroke else " k")
+            else:
+                code = fp_str(*rgb) + (" RG" if stroke else " rg")
+            self.colours[key] = code
+        return code
 
     def set_fill(self, rgb) -> None:
-        if self.cmyk:
-            self.c.setFillColorCMYK(*to_cmyk(tuple(rgb), self.ink_limit))
-        else:
-            self.c.setFillColorRGB(*rgb)
+        self.c._code.append(self.colour(rgb))
 
     def set_stroke(self, rgb) -> None:
-        if self.cmyk:
-            self.c.setStrokeColorCMYK(*to_cmyk(tuple(rgb), self.ink_limit))
-        else:
-            self.c.setStrokeColorRGB(*rgb)
+        self.c._code.append(self.colour(rgb, stroke=True))
 
     def fill_stroke(self, op) -> tuple[int, int]:
         fill = getattr(op, "fill", None)
@@ -101,69 +139,89 @@ class _Painter:
         return (1 if fill is not None else 0), (1 if stroke is not None else 0)
 
     def op(self, op) -> None:
-        c = self.c
-        if isinstance(op, Rect):
-            fill, stroke = self.fill_stroke(op)
-            if op.radius:
-                c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
-            else:
-                c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
-        elif isinstance(op, Circle):
-            fill, stroke = self.fill_stroke(op)
-            c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
-        elif isinstance(op, Polygon):
-            fill, stroke = self.fill_stroke(op)
-            path = c.beginPath()
-            path.moveTo(*op.points[0])
-            for point in op.points[1:]:
-                path.lineTo(*point)
-            path.close()
-            c.drawPath(path, stroke=stroke, fill=fill)
-        elif isinstance(op, Line):
-            self.set_stroke(op.stroke)
-            c.setLineWidth(op.line_width)
-            c.setDash(list(op.dash) if op.dash else [])
-            c.line(op.x1, op.y1, op.x2, op.y2)
-            if op.dash:
-                c.setDash([])
-        elif isinstance(op, Text):
-            self.text(op)
-        elif isinstance(op, Icon):
-            self.icon(op)
-        elif isinstance(op, Picture):
-            self.picture(op)
-        elif isinstance(op, Use):
-            self.c.doForm(self.form(op.face))
-        else:
+        draw = self.draw.get(type(op))
+        if draw is None:
             raise TypeError(f"cannot draw {type(op).__name__}")
+        draw(op)
+
+    def rect(self, op: Rect) -> None:
+        fill, stroke = self.fill_stroke(op)
+        if op.radius:
+            self.c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+        else:
+            self.c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+
+    def circle(self, op: Circle) -> None:
+        fill, stroke = self.fill_stroke(op)
+        self.c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+
+    def polygon(self, op: Polygon) -> None:
+        fill, stroke = self.fill_stroke(op)
+        path = self.c.beginPath()
+        path.moveTo(*op.points[0])
+        for point in op.points[1:]:
+            path.lineTo(*point)
+        path.close()
+        self.c.drawPath(path, stroke=stroke, fill=fill)
+
+    def line(self, op: Line) -> None:
+        self.lines([op])
+
+    def lines(self, ops: list[Line]) -> None:
+        """Lines of one style stroked as one path, their style set once."""
+        first = ops[0]
+        dash = f"[{fp_str(*first.dash)}] 0 d" if first.dash else "[] 0 d"
+        code = [self.colour(first.stroke, stroke=True), f"{fp_str(first.line_width)} w", dash]
+        code += [f"{fp_str(o.x1, o.y1)} m {fp_str(o.x2, o.y2)} l" for o in ops]
+        code.append("S")
+        if first.dash:
+            code.append("[] 0 d")
+        self.c._code.append(" ".join(code))
+
+    def use(self, op: Use) -> None:
+        self.do_form(self.form(op.face))
+
+    def do_form(self, form: str) -> None:
+        name = self.xobject_names.get(form)
+        if name is None:
+            name = self.xobject_names[form] = self.c._doc.getXObjectName(form)
+        self.c._code.append(f"/{name} Do")
+        if form not in self.page_forms:
+            # ReportLab lists the forms a page (or form) uses in its resources.
+            self.page_forms.add(form)
+            self.c._formsinuse.append(form)
 
     def text(self, op: Text) -> None:
-        c = self.c
-        self.set_fill(op.colour)
-        size = op.fitted.size
+        code = self.c._code
+        code.append(self.colour(op.colour))
+        size = fp_str(op.fitted.size)
         for x, y, line in op.baselines():
             for run in line.runs:
-                if run.span:
-                    c._code.append(f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC")
-                    c.setFont(run.font, size)
-                    c.drawString(x + run.offset, y, run.text)
-                    c._code.append("EMC")
-                    continue
-                if not run.actual:
-                    c.setFont(run.font, size)
-                    c.drawString(x + run.offset, y, run.text)
-                    continue
-                # A glyph that reads as something else (a mirrored bracket) carries its
-                # source character in /ActualText, so copying gives back the real text.
-                text = c.beginText(x + run.offset, y)
-                text.setFont(run.font, size)
-                for ch, actual in zip(run.text, run.actual, strict=True):
-                    if actual:
-                        text._code.append(f"/Span <</ActualText <{_utf16_hex(actual)}>>> BDC")
-                    text.textOut(ch)
-                    if actual:
-                        text._code.append("EMC")
-                c.drawText(text)
+                code.append(self.run(run, x + run.offset, y, size))
+
+    def run(self, run, x: float, y: float, size: str) -> str:
+        """One run of glyphs as a text object; a run that reads as other text (shaped
+        letters, a mirrored bracket) carries the text it stands for in /ActualText, so
+        copying and searching give back the real words."""
+        font = pdfmetrics.getFont(run.font)
+        doc = self.c._doc
+        parts = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
+        current = None
+        pieces = zip(run.text, run.actual, strict=True) if run.actual else [(run.text, "")]
+        for text, actual in pieces:
+            if actual:
+                parts.append(f"/Span <</ActualText <{_utf16_hex(actual)}>>> BDC")
+            for subset, chars in font.splitString(text, doc):
+                if subset != current:
+                    parts.append(f"{font.getSubsetInternalName(subset, doc)} {size} Tf")
+                    current = subset
+                parts.append(f"({escapePDF(chars)}) Tj")
+            if actual:
+                parts.append("EMC")
+        parts.append("ET")
+        if run.span:
+            return f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC {' '.join(parts)} EMC"
+        return " ".join(parts)
 
     def icon_form(self, code: str) -> tuple[str, float, float]:
         """The form XObject of an icon (defined on first use) and its natural size."""
@@ -177,30 +235,27 @@ class _Painter:
         form = f"I{code.replace('-', '_')}"
         if form not in self.forms:
             self.forms.add(form)
-            self.c.beginForm(form, 0, 0, width, height)
-            if operators is not None:
-                self.c._code.extend(operators)
-            else:
-                start = len(self.c._code)
-                self.drawing(drawing)
-                made = tuple(self.c._code[start:])
-                # Plain paths and colours only: operators that name resources of this
-                # file (graphics states, fonts, images) cannot be carried to another.
-                if not any(op.endswith((" gs", " Tf", " Do")) for op in made):
-                    _ICON_CODE[key] = (width, height, made)
-                    _NEW_ICONS.add(key)
-            self.c.endForm()
+            with self.defining(form, (0, 0, width, height)):
+                if operators is not None:
+                    self.c._code.extend(operators)
+                else:
+                    start = len(self.c._code)
+                    self.drawing(drawing)
+                    made = tuple(self.c._code[start:])
+                    # Plain paths and colours only: operators that name resources of this
+                    # file (graphics states, fonts, images) cannot be carried to another.
+                    if not any(op.endswith((" gs", " Tf", " Do")) for op in made):
+                        _ICON_CODE[key] = (width, height, made)
+                        _NEW_ICONS.add(key)
         return form, width, height
 
     def icon(self, op: Icon) -> None:
         form, w, h = self.icon_form(op.name)
         scale = min(op.w / w, op.h / h)
-        c = self.c
-        c.saveState()
-        c.translate(op.x + (op.w - w * scale) / 2, op.y + (op.h - h * scale) / 2)
-        c.scale(scale, scale)
-        c.doForm(form)
-        c.restoreState()
+        x, y = op.x + (op.w - w * scale) / 2, op.y + (op.h - h * scale) / 2
+        self.c._code.append(f"q {fp_str(scale, 0, 0, scale, x, y)} cm")
+        self.do_form(form)
+        self.c._code.append("Q")
 
     def picture(self, op: Picture) -> None:
         """User art scaled (never stretched) to cover or fit its box, clipped to it."""
@@ -250,7 +305,9 @@ class _Painter:
 
     def form(self, face: Face) -> str:
         """The form XObject of a keyed face, defined the first time it is used."""
-        form = "F" + "".join(ch if ch.isalnum() else "_" for ch in face.key)
+        form = self.form_names.get(face.key)
+        if form is None:
+            form = self.form_names[face.key] = _form_name(face.key)
         if form not in self.forms:
             # Forms cannot nest while being defined: define those it uses first.
             for op in face.ops:
@@ -259,22 +316,30 @@ class _Painter:
                 elif isinstance(op, Use):
                     self.form(op.face)
             self.forms.add(form)
-            self.c.beginForm(form, -1000, -1000, 3000, 3000)
-            for op in face.ops:
-                self.op(op)
-            self.c.endForm()
+            with self.defining(form, (-1000, -1000, 3000, 3000)):
+                for op in face.ops:
+                    self.op(op)
         return form
 
-    def face(self, face: Face, x: float, y: float) -> None:
-        c = self.c
-        c.saveState()
-        c.translate(x, y)
+    @contextlib.contextmanager
+    def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
+        """Draw into a new form XObject (which lists the forms it uses itself)."""
+        outer = self.page_forms
+        self.page_forms = set()
+        self.c.beginForm(form, *box)
+        try:
+            yield
+        finally:
+            self.c.endForm()
+            self.page_forms = outer
+
+    def face(self, face: Face) -> None:
+        """A face's operations, or its form if it is keyed, at the current origin."""
         if face.key is None:
             for op in face.ops:
                 self.op(op)
         else:
-            c.doForm(self.form(face))
-        c.restoreState()
+            self.do_form(self.form(face))
 
     def page(self, page: Page) -> None:
         c = self.c
@@ -283,20 +348,40 @@ class _Painter:
             c.setTrimBox(page.trim_box)
         if page.bleed_box:
             c.setBleedBox(page.bleed_box)
+        self.page_forms = set()
+        code = c._code
         for placement in page.placements:
-            c.saveState()
+            # Each card is clipped to its area and drawn from its trim's corner, within
+            # its own saved graphics state.
             cx, cy, cw, ch = placement.clip
-            path = c.beginPath()
-            path.rect(cx, cy, cw, ch)
-            c.clipPath(path, stroke=0, fill=0)
             if placement.rotate == 180:
                 # Turn about the trim's centre: the face's origin lands on the far corner.
-                c.translate(2 * placement.x + cw, 2 * placement.y + ch)
-                c.rotate(180)
-            self.face(placement.face, placement.x, placement.y)
-            c.restoreState()
-        for op in page.ops:
-            self.op(op)
+                turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)
+                code.append(f"q {fp_str(cx, cy, cw, ch)} re W n -1 0 0 -1 {turn} cm")
+            else:
+                code.append(f"q {fp_str(cx, cy, cw, ch)} re W n")
+            code.append(f"1 0 0 1 {fp_str(placement.x, placement.y)} cm")
+            self.face(placement.face)
+            code.append("Q")
+        ops = page.ops
+        start = 0
+        while start < len(ops):
+            op = ops[start]
+            if not isinstance(op, Line):
+                self.op(op)
+                start += 1
+                continue
+            # Crop marks: a run of lines of one style is one path.
+            end = start + 1
+            style = (op.stroke, op.line_width, op.dash)
+            while (
+                end < len(ops)
+                and isinstance(ops[end], Line)
+                and (ops[end].stroke, ops[end].line_width, ops[end].dash) == style
+            ):
+                end += 1
+            self.lines(list(ops[start:end]))
+            start = end
         c.showPage()
 
 
