@@ -155,6 +155,8 @@ def measure(text: str, weight: str, size: float) -> float:
 
 def check_glyphs(text: str, weight: str) -> None:
     """Raise FitError naming the first character no font can draw."""
+    if fonts.face("latin", weight).coverage.issuperset(map(ord, text)):
+        return  # the usual case, checked at once
     for ch in text:
         if ch not in INVISIBLE and not ch.isspace():
             if _font_for(ch, weight) is None:
@@ -208,7 +210,7 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
     """
     if not rtl:
         latin = fonts.face("latin", weight)
-        if all(ord(ch) in latin.coverage for ch in logical) and not has_arabic(logical):
+        if latin.coverage.issuperset(map(ord, logical)) and not has_arabic(logical):
             # Plain left-to-right text one face can draw: one run, nothing to reorder.
             text = drawable(logical)
             run_width = fonts.width(text, latin.name, size)

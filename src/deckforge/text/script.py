@@ -13,6 +13,7 @@ line; reordering a paragraph before wrapping would reverse the line order.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -74,9 +75,14 @@ def normalise(text: str) -> str:
     return " ".join(text.replace("\u064a", "\u06cc").replace("\u0643", "\u06a9").split())
 
 
+_ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufeff]")
+#: str.translate table deleting the characters that draw nothing.
+_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+
+
 def has_arabic(text: str) -> bool:
     """Whether text holds any Arabic-script letter."""
-    return any("\u0600" <= ch <= "\u06ff" or "\ufb50" <= ch <= "\ufeff" for ch in text)
+    return _ARABIC.search(text) is not None
 
 
 @lru_cache(maxsize=65536)
@@ -93,7 +99,7 @@ def shape(text: str) -> str:
 
 def drawable(text: str) -> str:
     """Text with the characters that draw nothing (ZWNJ, bidi marks) removed."""
-    return "".join(ch for ch in text if ch not in INVISIBLE)
+    return text.translate(_DROP_INVISIBLE)
 
 
 def _reorder(text: str, rtl: bool) -> list[tuple[str, int]]:
