@@ -6,6 +6,7 @@ all problems are collected and reported together.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
 from dataclasses import dataclass, field, replace
@@ -347,11 +348,17 @@ def build(
             to_render.append(output)
     rebuilt = {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
     rebuilt |= {("calibration", p.id) for p in profiles}
-    with locked(out_dir):
-        pdf.load_icon_cache()
-        report.written = write_all(to_render, out_dir, pdf.render, progress, jobs)
-        write_manifest(out_dir, report.written + report.unchanged, rebuilt)
-        _remember(cache, out_dir, root, laid_out, outputs, hashes, profiles, todo)
+    # What was loaded and laid out lives until the end: the collector need not rescan
+    # it while rendering, and forked workers then share its memory pages unwritten.
+    gc.freeze()
+    try:
+        with locked(out_dir):
+            pdf.load_icon_cache()
+            report.written = write_all(to_render, out_dir, pdf.render, progress, jobs)
+            write_manifest(out_dir, report.written + report.unchanged, rebuilt)
+            _remember(cache, out_dir, root, laid_out, outputs, hashes, profiles, todo)
+    finally:
+        gc.unfreeze()
     return report
 
 
