@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -430,6 +431,16 @@ def save_icon_cache() -> None:
 
 def render(document: Document, path: Path) -> None:
     """Write the document's pages to a PDF file at ``path``."""
+    # Streams are stored as compressed binary, not also in ASCII85 (ReportLab's default,
+    # for 7-bit mail channels): a large deck's file is a seventh smaller.
+    saved, rl_config.useA85 = rl_config.useA85, 0
+    try:
+        _render(document, path)
+    finally:
+        rl_config.useA85 = saved
+
+
+def _render(document: Document, path: Path) -> None:
     first = document.pages[0]
     canvas = rl_canvas.Canvas(
         str(path),
