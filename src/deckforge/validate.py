@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import unicodedata
 from collections.abc import Iterator
 from functools import cache
@@ -251,16 +252,24 @@ def _texts(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
 def hidden_characters(source: Source) -> Iterator[Problem]:
     """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong."""
     for path, value in _texts(source.data):
-        for ch in value:
-            if ch in BIDI_OVERRIDES:
-                yield Problem(
-                    source.ref(path),
-                    f"contains the invisible direction override U+{ord(ch):04X}; remove it",
-                )
-                break
-            if unicodedata.category(ch) == "Cc" and ch not in "\n\t":
-                yield Problem(source.ref(path), f"contains the control character U+{ord(ch):04X}")
-                break
+        found = _HIDDEN.search(value)
+        if found is None:
+            continue
+        ch = found.group()
+        if ch in BIDI_OVERRIDES:
+            yield Problem(
+                source.ref(path),
+                f"contains the invisible direction override U+{ord(ch):04X}; remove it",
+            )
+        else:
+            yield Problem(source.ref(path), f"contains the control character U+{ord(ch):04X}")
+
+
+#: Control characters (Unicode category Cc) other than tab and newline, and the bidi
+#: overrides.
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]"
+)
 
 
 def _translation_problems(source: Source, locale: str) -> Iterator[Problem]:
