@@ -35,6 +35,8 @@ _PLAIN_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")
 )
 
+_STR = "tag:yaml.org,2002:str"
+
 #: Hints for PyYAML's most common complaints.
 _HINTS = {
     "mapping values are not allowed here": "check this line's indentation against the line "
@@ -134,40 +136,22 @@ class _Converter:
             )
         if depth > MAX_DEPTH:
             raise _TooBig(node, f"nesting deeper than {MAX_DEPTH} levels")
-        self.source.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
-        if node.tag not in _PLAIN_TAGS:
+        mark = node.start_mark
+        self.source.marks.setdefault(path, (mark.line + 1, mark.column + 1))
+        tag = node.tag
+        if tag == _STR:
+            return node.value  # text, the most common value, as it is
+        if tag not in _PLAIN_TAGS:
             raise _TooBig(
                 node,
-                f"the tag '{node.tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed: "
+                f"the tag '{tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed: "
                 "sources hold plain text, numbers, lists and mappings",
             )
         if isinstance(node, yaml.MappingNode):
-            result: dict[str, Any] = {}
-            first_seen: dict[str, int] = {}
-            self.constructor.flatten_mapping(node)
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    self.problem(key_node, path, "a key must be plain text, not a list or mapping")
-                    continue
-                key = str(self.constructor.construct_object(key_node))
-                if key in first_seen:
-                    self.problem(
-                        key_node,
-                        path + (key,),
-                        f"duplicate key '{key}' (first defined at line {first_seen[key]}); "
-                        "each key may appear only once",
-                    )
-                    continue
-                first_seen[key] = key_node.start_mark.line + 1
-                self.source.key_marks[path + (key,)] = (
-                    key_node.start_mark.line + 1,
-                    key_node.start_mark.column + 1,
-                )
-                result[key] = self.convert(value_node, path + (key,), depth + 1)
-            return result
+            return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
             return [
-                self.convert(item, path + (index,), depth + 1)
+                self.convert(item, (*path, index), depth + 1)
                 for index, item in enumerate(node.value)
             ]
         value = self.constructor.construct_object(node)
@@ -175,6 +159,34 @@ class _Converter:
             self.problem(node, path, "binary values are not accepted")
             return None
         return value
+
+    def mapping(self, node: yaml.MappingNode, path: Path_, depth: int) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, int] = {}
+        key_marks = self.source.key_marks
+        self.constructor.flatten_mapping(node)
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.problem(key_node, path, "a key must be plain text, not a list or mapping")
+                continue
+            if key_node.tag == _STR:
+                key = key_node.value
+            else:
+                key = str(self.constructor.construct_object(key_node))
+            mark = key_node.start_mark
+            if key in first_seen:
+                self.problem(
+                    key_node,
+                    (*path, key),
+                    f"duplicate key '{key}' (first defined at line {first_seen[key]}); "
+                    "each key may appear only once",
+                )
+                continue
+            first_seen[key] = mark.line + 1
+            inner = (*path, key)
+            key_marks[inner] = (mark.line + 1, mark.column + 1)
+            result[key] = self.convert(value_node, inner, depth + 1)
+        return result
 
 
 class _TooBig(Exception):
