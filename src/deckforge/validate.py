@@ -17,15 +17,18 @@ import unicodedata
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import fastjsonschema
-import jsonschema
 
 from deckforge.errors import WARNING, Problem
 from deckforge.load import LoadedEdition
 from deckforge.model import text_in
 from deckforge.source import Source
 from deckforge.text.script import BIDI_OVERRIDES
+
+if TYPE_CHECKING:
+    import jsonschema
 
 #: Source kinds and the schema file that checks each.
 SCHEMAS = {
@@ -89,6 +92,8 @@ def _schema(kind: str) -> dict:
 @cache
 def validator(kind: str) -> jsonschema.Draft202012Validator:
     """The schema validator that reports every problem of a source kind."""
+    import jsonschema  # only needed, and only imported, for a source with problems
+
     return jsonschema.Draft202012Validator(_schema(kind))
 
 
@@ -267,9 +272,7 @@ def hidden_characters(source: Source) -> Iterator[Problem]:
 
 #: Control characters (Unicode category Cc) other than tab and newline, and the bidi
 #: overrides.
-_HIDDEN = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]"
-)
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
 def _translation_problems(source: Source, locale: str) -> Iterator[Problem]:

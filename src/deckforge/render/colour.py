@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import copy
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]
@@ -57,6 +59,8 @@ def cmyk_drawing(drawing, limit: float):
 
 def cmyk_image(image: Image.Image, limit: float) -> Image.Image:
     """A raster image in CMYK with the ink limit applied to every pixel."""
+    from PIL import Image
+
     rgb = image.convert("RGB")
     table: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
     out = []

@@ -17,8 +17,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import STATE_DEFAULTS
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
@@ -292,6 +290,10 @@ class _Painter:
         # ReportLab's drawing renderer starts every drawing in Helvetica and RGB black,
         # which would put an unembedded font (and RGB in a CMYK file) in the output;
         # start it in our embedded face, and in CMYK black for CMYK files.
+        # Imported here: ReportLab's graphics import its whole page-layout library, a
+        # tenth of a second that builds drawing only cached icons do not need.
+        from reportlab.graphics import renderPDF
+        from reportlab.graphics.shapes import STATE_DEFAULTS
         from reportlab.lib.colors import CMYKColor
 
         changes = {"fontName": fonts.face("latin").name}
