@@ -8,6 +8,7 @@ bleed extends past it by the bleed on every side.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from deckforge.text.fit import FittedText
 
@@ -17,6 +18,7 @@ BLACK: RGB = (0.0, 0.0, 0.0)
 WHITE: RGB = (1.0, 1.0, 1.0)
 
 
+@lru_cache(maxsize=1024)
 def hex_colour(value: str) -> RGB:
     """'#RRGGBB' to an RGB triple in 0..1."""
     value = value.lstrip("#")

@@ -111,7 +111,13 @@ def face(family: str, weight: str = REGULAR) -> FontFace:
 
 def width(text: str, font_name: str, size: float) -> float:
     """The advance width of text in one face, in points."""
-    return pdfmetrics.stringWidth(text, font_name, size)
+    return _font(font_name).stringWidth(text, size)
+
+
+@cache
+def _font(font_name: str):
+    """A registered font (looked up once: widths are asked for every word of every card)."""
+    return pdfmetrics.getFont(font_name)
 
 
 def ascent_descent(font_name: str, size: float) -> tuple[float, float]:
