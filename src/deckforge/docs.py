@@ -49,7 +49,7 @@ def _type(node: dict) -> str:
         return f"`{node['const']}`"
     if "enum" in node:
         return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
-    if "oneOf" in node:
+    if node.get("type") == ["string", "object"]:
         return "text, or text per language"
     kind = node.get("type", "")
     words = {

@@ -149,9 +149,12 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     """A plain-words message, and whether it is about a key (not a value)."""
     v, value, arg = error.validator, error.instance, error.validator_value
     if v == "type":
-        wanted = " or ".join(
-            _TYPE_WORDS.get(t, t) for t in ([arg] if isinstance(arg, str) else arg)
-        )
+        if sorted(arg) == ["object", "string"]:
+            wanted = "text"  # the text players see (a mapping of it per language, or not)
+        else:
+            wanted = " or ".join(
+                _TYPE_WORDS.get(t, t) for t in ([arg] if isinstance(arg, str) else arg)
+            )
         return f"expected {wanted}, got {_describe(value)}", False
     if v == "required":
         missing = [k for k in arg if k not in value]
