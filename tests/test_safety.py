@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 
 import pytest
 
@@ -106,3 +107,30 @@ def test_the_same_sources_build_to_the_same_bytes(tmp_path, monkeypatch):
     assert _snapshot(first) == _snapshot(second)
     text = (first / EN / "pnp-a4" / "spots.pdf").read_bytes()
     assert b"D:20231114221320" in text  # the date comes from SOURCE_DATE_EPOCH
+
+
+def test_built_files_get_the_permissions_the_users_umask_gives(tmp_path):
+    # Temporary files are created private; the files moved into place must not stay so
+    # (a print shop's upload folder, a web server, a colleague must be able to read them).
+    previous = os.umask(0o027)
+    try:
+        assert main(_args(tmp_path / "build")) == 0
+    finally:
+        os.umask(previous)
+    built = sorted((tmp_path / "build").rglob("*.pdf")) + [tmp_path / "build" / "manifest.json"]
+    assert len(built) > 5
+    modes = {p.relative_to(tmp_path).as_posix(): oct(p.stat().st_mode & 0o777) for p in built}
+    assert set(modes.values()) == {oct(0o640)}, modes
+
+
+def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path, monkeypatch):
+    real = pipeline.pdf.render
+
+    def failing(document, path):
+        real(document, path)
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(pipeline.pdf, "render", failing)
+    out = tmp_path / "new" / "build"
+    assert main(_args(out)) == 3
+    assert not (tmp_path / "new").exists()

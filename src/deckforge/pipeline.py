@@ -167,67 +167,68 @@ def _output(
     return Output(relpath, document, entry, made_from=(settings, part, profile))
 
 
+def part_output(
+    edition: Edition, profile: Profile, part, cards: list[Card] | None
+) -> tuple[Output | None, list[Problem]]:
+    """The file one deck (given its laid-out ``cards``) or one component (``cards`` None)
+    makes under one profile, if it makes one."""
+    if cards is not None:
+        try:
+            pages = impose(cards, profile)
+        except ImpositionError as exc:
+            return None, [Problem(part.ref, str(exc))]
+        bleed = profile.bleed if profile.mode == "single" else 0.0
+        return _output(edition, profile, part, pages, "cards", len(cards), part.size_mm, bleed), []
+    kind, pages, found = documents.lay_out_component(edition, part, profile)
+    if not pages:
+        return None, found
+    first = pages[0]
+    box = first.trim_box or (0, 0, first.width, first.height)
+    trim = (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
+    return _output(edition, profile, part, pages, kind, 0, trim, profile.document_bleed), found
+
+
 def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Problem]]:
     """The files one edition makes under one profile."""
     edition = laid.edition
     outputs: list[Output] = []
     problems: list[Problem] = []
     for deck in edition.decks:
-        cards = laid.cards[deck.id]
-        try:
-            pages = impose(cards, profile)
-        except ImpositionError as exc:
-            problems.append(Problem(deck.ref, str(exc)))
-            continue
-        bleed = profile.bleed if profile.mode == "single" else 0.0
-        outputs.append(
-            _output(edition, profile, deck, pages, "cards", len(cards), deck.size_mm, bleed)
-        )
-    for component in edition.components:
-        kind, pages, found = documents.lay_out_component(edition, component, profile)
+        output, found = part_output(edition, profile, deck, laid.cards[deck.id])
         problems.extend(found)
-        if not pages:
-            continue
-        first = pages[0]
-        box = first.trim_box or (0, 0, first.width, first.height)
-        trim = (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
-        outputs.append(
-            _output(edition, profile, component, pages, kind, 0, trim, profile.document_bleed)
-        )
+        outputs.extend([output] if output else [])
+    for component in edition.components:
+        output, found = part_output(edition, profile, component, None)
+        problems.extend(found)
+        outputs.extend([output] if output else [])
     return outputs, problems
 
 
 def calibration_outputs(profiles: list[Profile]) -> list[Output]:
     """A duplex calibration sheet for each profile that prints backs on their own sheet."""
+    return [calibration_output(p) for p in profiles if p.mode == "sheets"]
+
+
+def calibration_output(profile: Profile) -> Output:
+    """The duplex calibration sheet of a profile that prints backs on their own sheet."""
     from deckforge.layout.calibration import calibration_pages
 
-    outputs = []
-    for profile in profiles:
-        if profile.mode != "sheets":
-            continue
-        pages = calibration_pages(profile)
-        relpath = f"calibration/{profile.id}.pdf"
-        entry = {
-            "edition": "calibration",
-            "locale": "en",
-            "profile": profile.id,
-            "path": relpath,
-            "kind": "calibration",
-            "deck": "calibration",
-            "cards": 0,
-            "pages": len(pages),
-            "trim_mm": [round(to_mm(pages[0].width), 2), round(to_mm(pages[0].height), 2)],
-            "bleed_mm": 0.0,
-        }
-        outputs.append(
-            Output(
-                relpath,
-                Document(tuple(pages), f"Duplex calibration – {profile.id}"),
-                entry,
-                made_from=("calibration", profile),
-            )
-        )
-    return outputs
+    pages = calibration_pages(profile)
+    relpath = f"calibration/{profile.id}.pdf"
+    entry = {
+        "edition": "calibration",
+        "locale": "en",
+        "profile": profile.id,
+        "path": relpath,
+        "kind": "calibration",
+        "deck": "calibration",
+        "cards": 0,
+        "pages": len(pages),
+        "trim_mm": [round(to_mm(pages[0].width), 2), round(to_mm(pages[0].height), 2)],
+        "bleed_mm": 0.0,
+    }
+    document = Document(tuple(pages), f"Duplex calibration – {profile.id}")
+    return Output(relpath, document, entry, made_from=("calibration", profile))
 
 
 def check_manifests(
@@ -236,6 +237,15 @@ def check_manifests(
     """Load, validate, model, lay out and impose the given editions under the given
     profiles: what would be written, and every problem."""
     editions, problems = gather(project, manifests)
+    laid_out, outputs, found = lay_out_all(editions, profiles)
+    return laid_out, outputs, _unique(problems + found)
+
+
+def lay_out_all(
+    editions: list[Edition], profiles: list[Profile]
+) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+    """Lay out and impose editions under profiles, in this process."""
+    problems: list[Problem] = []
     laid_out: list[LaidOut] = []
     outputs: list[Output] = []
     for edition in editions:
@@ -301,7 +311,10 @@ def build(
 ) -> BuildReport:
     """Build editions × profiles into ``out_dir``, redoing only what changed.
 
-    Raises BuildFailed before writing anything if any source has an error.
+    Sources are loaded, validated and modelled first; any error there stops the build
+    before the output folder is touched. Each file is then laid out and rendered as its
+    own task, in parallel; a problem found while laying out (text that cannot fit) fails
+    the build before any file is moved into place.
     """
     profiles = [
         replace(p, back_offset=back_offset) if p.mode == "sheets" else p
@@ -322,73 +335,170 @@ def build(
         raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
     if not todo:
         return report
-    laid_out, outputs, problems = check_manifests(project, todo, profiles)
-    outputs += calibration_outputs(profiles)
+    editions, problems = gather(project, todo)
     if errors_only(problems, strict):
+        # Lay out what is sound as well, so that every problem is reported at once.
+        problems = _unique(problems + lay_out_all(editions, profiles)[2])
         raise BuildFailed(errors_only(problems, strict))
-    report.warnings = [p for p in problems if p.severity == WARNING]
 
     cache = {} if force else incremental.load(out_dir)
-    tools = incremental.toolchain()
     known = cache.get("outputs", {})
-    art = {path.as_posix(): sha for laid in laid_out for path, sha in laid.edition.inputs.items()}
-    hashes = {o.relpath: _output_hash(o, art, tools) for o in outputs}
-    to_render = []
-    for output in outputs:
-        record = known.get(output.relpath)
-        target = out_dir / output.relpath
-        if (
-            record
-            and record.get("hash") == hashes[output.relpath]
-            and target.is_file()
-            and target.stat().st_size == record.get("size")
-        ):
-            report.unchanged.append(output.entry)
-        else:
-            to_render.append(output)
-    rebuilt = {(laid.edition.id, p.id) for laid in laid_out for p in profiles}
+    tasks = _plan(editions, profiles, known)
+    global _SHOP
+    _SHOP = _Shop(
+        editions,
+        out_dir,
+        incremental.toolchain(),
+        {path.as_posix(): sha for e in editions for path, sha in e.inputs.items()},
+        strict,
+    )
+
+    def accept(made: list[_Made]) -> None:
+        found = _unique(problems + [p for m in made for p in m.problems])
+        if errors_only(found, strict):
+            raise BuildFailed(errors_only(found, strict))
+        report.warnings = [p for p in found if p.severity == WARNING]
+
+    rebuilt = {(e.id, p.id) for e in editions for p in profiles}
     rebuilt |= {("calibration", p.id) for p in profiles}
-    # What was loaded and laid out lives until the end: the collector need not rescan
-    # it while rendering, and forked workers then share its memory pages unwritten.
+    # What was loaded lives until the end: the collector need not rescan it while
+    # rendering, and forked workers then share its memory pages unwritten.
     gc.freeze()
     try:
         with locked(out_dir):
             pdf.load_icon_cache()
-            report.written = write_all(to_render, out_dir, pdf.render, progress, jobs)
+            made = write_all(tasks, out_dir, _make, progress, jobs, accept)
+            done = [m for m in made if m.entry is not None]
+            report.written = [m.entry for m in done if m.written]
+            report.unchanged = [m.entry for m in done if not m.written]
             write_manifest(out_dir, report.written + report.unchanged, rebuilt)
-            _remember(cache, out_dir, root, laid_out, outputs, hashes, profiles, todo)
+            _remember(cache, out_dir, root, editions, done, profiles, todo)
     finally:
         gc.unfreeze()
+        _SHOP = None
     return report
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One file a build may make: a deck or component of an edition under a profile, or
+    a profile's calibration sheet (``edition`` None)."""
+
+    relpath: str
+    edition: int | None  # index into the build's editions
+    profile: Profile
+    part: str
+    #: About how many pages it has: the largest are started first.
+    size: int
+    #: What the previous build recorded for this file, if it made it.
+    record: dict | None
+
+
+@dataclass(frozen=True)
+class _Made:
+    """What a task did: the file's manifest entry (None if the part prints nothing),
+    whether it was written (or found unchanged), and the problems found."""
+
+    relpath: str
+    entry: dict | None
+    hash: str
+    written: bool
+    problems: tuple[Problem, ...]
+
+
+@dataclass
+class _Shop:
+    """What every task of a build reads. Set before the workers are forked, so they
+    share it instead of receiving it with every task."""
+
+    editions: list[Edition]
+    out_dir: Path
+    tools: str
+    art: dict[str, str]
+    strict: bool
+    #: Each deck's cards as this process laid them out, by (edition, deck).
+    cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
+
+
+_SHOP: _Shop | None = None
+
+
+def _plan(editions: list[Edition], profiles: list[Profile], known: dict) -> list[_Task]:
+    """Every file to make, largest first."""
+    tasks = []
+    for index, edition in enumerate(editions):
+        for profile in profiles:
+            per_card = 2 if profile.mode == "single" else 0.25
+            sizes = [(deck.id, int(len(deck.cards) * per_card)) for deck in edition.decks]
+            sizes += [(component.id, 20) for component in edition.components]
+            for part, size in sizes:
+                relpath = f"{edition.id}/{profile.id}/{part}.pdf"
+                tasks.append(_Task(relpath, index, profile, part, size, known.get(relpath)))
+    for profile in profiles:
+        if profile.mode == "sheets":
+            relpath = f"calibration/{profile.id}.pdf"
+            tasks.append(_Task(relpath, None, profile, "calibration", 2, known.get(relpath)))
+    return sorted(tasks, key=lambda t: -t.size)
+
+
+def _make(task: _Task, temp: Path) -> _Made:
+    """Lay out one file and, unless the previous build made the same, render it."""
+    shop = _SHOP
+    assert shop is not None, "a task runs only within build()"
+    problems: list[Problem] = []
+    if task.edition is None:
+        output: Output | None = calibration_output(task.profile)
+    else:
+        edition = shop.editions[task.edition]
+        decks = {deck.id: deck for deck in edition.decks}
+        if task.part in decks:
+            key = (task.edition, task.part)
+            if key not in shop.cards:
+                shop.cards[key] = lay_out_deck(edition, decks[task.part])
+            cards, problems = shop.cards[key]
+            output, found = part_output(edition, task.profile, decks[task.part], cards)
+        else:
+            component = next(c for c in edition.components if c.id == task.part)
+            output, found = part_output(edition, task.profile, component, None)
+        problems = problems + found
+    if output is None:
+        return _Made(task.relpath, None, "", False, tuple(problems))
+    digest = _output_hash(output, shop.art, shop.tools)
+    record, target = task.record, shop.out_dir / task.relpath
+    unchanged = (
+        record is not None
+        and record.get("hash") == digest
+        and target.is_file()
+        and target.stat().st_size == record.get("size")
+    )
+    if not unchanged and not errors_only(problems, shop.strict):
+        pdf.render(output.document, temp)
+    return _Made(task.relpath, output.entry, digest, not unchanged, tuple(problems))
 
 
 def _remember(
     cache: dict,
     out_dir: Path,
     root: Path,
-    laid_out: list[LaidOut],
-    outputs: list[Output],
-    hashes: dict[str, str],
+    editions: list[Edition],
+    made: list[_Made],
     profiles: list[Profile],
     manifests: list[Path],
 ) -> None:
     """Record what each edition read and what each output was made from."""
     outputs_record = cache.setdefault("outputs", {})
-    for output in outputs:
+    for output in made:
         path = out_dir / output.relpath
-        outputs_record[output.relpath] = {
-            "hash": hashes[output.relpath],
-            "size": path.stat().st_size,
-        }
-    editions = cache.setdefault("editions", {})
+        outputs_record[output.relpath] = {"hash": output.hash, "size": path.stat().st_size}
+    records = cache.setdefault("editions", {})
     by_folder = {m.parent.resolve(): m for m in manifests}
-    for laid in laid_out:
-        manifest = by_folder[laid.edition.folder.resolve()]
+    for edition in editions:
+        manifest = by_folder[edition.folder.resolve()]
         digests = {
-            p.resolve().relative_to(root).as_posix(): sha for p, sha in laid.edition.inputs.items()
+            path.resolve().relative_to(root).as_posix(): sha for path, sha in edition.inputs.items()
         }
         entry = {
-            "id": laid.edition.id,
+            "id": edition.id,
             "inputs": sorted(digests),
             # From the content as it was read, so an edit made during the build is seen
             # as a change by the next one.
@@ -398,20 +508,20 @@ def _remember(
         for profile in profiles:
             mine = [
                 o.relpath
-                for o in outputs
-                if o.entry["edition"] == laid.edition.id and o.entry["profile"] == profile.id
+                for o in made
+                if o.entry["edition"] == edition.id and o.entry["profile"] == profile.id
             ]
             entry["profiles"][profile.id] = {
                 "profile": incremental.digest(profile.path),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
             }
         key = manifest.resolve().relative_to(root).as_posix()
-        old = editions.get(key, {})
+        old = records.get(key, {})
         if old.get("fingerprint") == entry["fingerprint"]:
             # Profiles not built this time are still as good as the inputs they came from.
             for profile_id, done in old.get("profiles", {}).items():
                 entry["profiles"].setdefault(profile_id, done)
-        editions[key] = entry
+        records[key] = entry
     cache["toolchain"] = incremental.toolchain()
     incremental.save(out_dir, cache)
 

@@ -12,15 +12,18 @@ import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from deckforge.errors import DeckforgeError
 from deckforge.layout.ops import Document
 
 LOCK_NAME = ".deckforge.lock"
+
+T = TypeVar("T", bound="Task")
+M = TypeVar("M", bound="Made")
 
 
 class Progress(Protocol):
@@ -52,14 +55,18 @@ def locked(out_dir: Path) -> Iterator[None]:
     """Hold the output folder's lock for a build; refuse at once if another build has it.
 
     Temporary files left by a build that was killed outright are removed once the lock
-    is held, since no other build can be writing them then.
+    is held, since no other build can be writing them then. A build that fails leaves
+    no folder it created behind.
     """
+    created = _missing_folders(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     handle = open(out_dir / LOCK_NAME, "a+")  # noqa: SIM115 - held for the whole build
+    failed = True
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            created = []  # the folder is another build's
             raise Busy(
                 f"another deckforge build is writing to {out_dir}/; "
                 "run this one when it has finished"
@@ -67,76 +74,128 @@ def locked(out_dir: Path) -> Iterator[None]:
         for stale in out_dir.rglob(".*.tmp"):
             stale.unlink(missing_ok=True)
         yield
+        failed = False
     finally:
+        if failed and created:
+            (out_dir / LOCK_NAME).unlink(missing_ok=True)
         handle.close()
+        if failed:
+            _remove_empty(created)
 
 
-def _temp_beside(target: Path) -> Path:
+def _missing_folders(path: Path) -> list[Path]:
+    """The folders that creating ``path`` (with its parents) would make, deepest first."""
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders given (deepest first) that are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass  # not empty, or already gone
+
+
+def _temp_beside(target: Path, created: list[Path]) -> Path:
+    """A new private temporary file in the target's folder (made if missing, and added
+    to ``created``)."""
+    created[:0] = _missing_folders(target.parent)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     os.close(handle)
     return Path(name)
 
 
-def _render_one(job: tuple[Callable[[Document, Path], None], Document, Path]) -> None:
-    render, document, path = job
-    render(document, path)
+class Task(Protocol):
+    """Something that makes one file."""
+
+    relpath: str
+
+
+class Made(Protocol):
+    """What a task did: whether it wrote its file (or left the old one as it is)."""
+
+    written: bool
 
 
 def write_all(
-    outputs: Iterable[Output],
+    tasks: Sequence[T],
     out_dir: Path,
-    render: Callable[[Document, Path], None],
+    make: Callable[[T, Path], M],
     progress: Progress | None = None,
     jobs: int | None = None,
-) -> list[dict]:
-    """Render all outputs (in parallel over ``jobs`` processes), then rename each into
-    place; returns their manifest entries.
+    accept: Callable[[list[M]], None] | None = None,
+) -> list[M]:
+    """Run every task (in parallel over ``jobs`` processes, in the order given), each
+    writing its file to a temporary file beside its target; then, if ``accept`` does not
+    raise on what they did, move the files written into place. Returns what each task
+    did, in the order given.
 
-    Until every file has rendered nothing in ``out_dir`` changes; on any failure or
-    interrupt the temporary files are removed and the previous outputs stay.
+    ``make`` must be a module-level function (workers are forked and receive it by
+    name). Until every task has finished nothing in ``out_dir`` changes; on any failure
+    or interrupt the temporary files are removed and the previous outputs stay.
     """
-    outputs = list(outputs)
     staged: list[tuple[Path, Path]] = []
-    for output in outputs:
-        target = out_dir / output.relpath
-        staged.append((_temp_beside(target), target))
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(outputs)))
-    if progress:
-        progress.start(len(outputs))
+    created: list[Path] = []
     try:
-        work = [(render, o.document, temp) for o, (temp, _) in zip(outputs, staged, strict=True)]
+        for task in tasks:
+            target = out_dir / task.relpath
+            staged.append((_temp_beside(target, created), target))
+        jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+        if progress:
+            progress.start(len(tasks))
+        made: list[M] = [None] * len(tasks)  # type: ignore[list-item]
         if jobs == 1:
-            for output, item in zip(outputs, work, strict=True):
-                _render_one(item)
+            for index, task in enumerate(tasks):
+                made[index] = make(task, staged[index][0])
                 if progress:
-                    progress.advance(output.relpath)
+                    progress.advance(task.relpath)
         else:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                # The longest first, so that no large file starts last.
-                order = sorted(
-                    zip(outputs, work, strict=True), key=lambda pair: -len(pair[0].document.pages)
-                )
-                futures = {pool.submit(_render_one, item): output for output, item in order}
+                futures = {
+                    pool.submit(make, task, temp): index
+                    for index, (task, (temp, _)) in enumerate(zip(tasks, staged, strict=True))
+                }
                 try:
                     for future in as_completed(futures):
-                        future.result()
+                        index = futures[future]
+                        made[index] = future.result()
                         if progress:
-                            progress.advance(futures[future].relpath)
+                            progress.advance(tasks[index].relpath)
                 except BaseException:
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
-        for temp, target in staged:
-            os.replace(temp, target)
+        if accept:
+            accept(made)
+        for (temp, target), result in zip(staged, made, strict=True):
+            if result.written:
+                _publish(temp, target)
+            else:
+                temp.unlink(missing_ok=True)
         staged.clear()
     finally:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
-    return [o.entry for o in outputs]
+        _remove_empty(created)  # folders made for files that were not written
+    return made
+
+
+def _publish(temp: Path, target: Path) -> None:
+    """Move a finished file into place, readable as any file the user makes (temporary
+    files are created private)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temp, 0o666 & ~umask)
+    os.replace(temp, target)
 
 
 def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, str]]) -> Path:
@@ -157,12 +216,12 @@ def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, 
             if (out_dir / str(entry.get("path", ""))).is_file():
                 kept.append(entry)
     merged = sorted(kept + entries, key=lambda e: (e["edition"], e["profile"], e["path"]))
-    temp = _temp_beside(path)
+    temp = _temp_beside(path, [])
     try:
         temp.write_text(
             json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        os.replace(temp, path)
+        _publish(temp, path)
     finally:
         temp.unlink(missing_ok=True)
     return path
