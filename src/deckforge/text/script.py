@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
-
-import arabic_reshaper
-import arabic_reshaper.ligatures
-from bidi import algorithm as _bidi
+from functools import cache, lru_cache
 
 #: The one ligature Persian typesetting requires: lam with alef (لا) in its forms. The
 #: reshaper's other ligatures (whole words such as الله) are not what Persian readers expect.
@@ -29,14 +25,25 @@ _LIGATURES = {
     "ARABIC LIGATURE LAM WITH ALEF WITH HAMZA BELOW",
     "ARABIC LIGATURE LAM WITH ALEF WITH MADDA ABOVE",
 }
-#: Reshaper that keeps diacritics (harakat): the library deletes them by default.
-_RESHAPER = arabic_reshaper.ArabicReshaper(
-    configuration={
-        "delete_harakat": False,
-        "support_ligatures": True,
-        **{name: name in _LIGATURES for name, _ in arabic_reshaper.ligatures.LIGATURES},
-    }
-)
+
+
+@cache
+def _reshaper():
+    """The reshaper, keeping diacritics (harakat), which the library deletes by default.
+
+    Made on first use: the library (and the font tools it imports) takes a tenth of the
+    start-up time of a build that has no Arabic-script text."""
+    import arabic_reshaper
+    import arabic_reshaper.ligatures
+
+    return arabic_reshaper.ArabicReshaper(
+        configuration={
+            "delete_harakat": False,
+            "support_ligatures": True,
+            **{name: name in _LIGATURES for name, _ in arabic_reshaper.ligatures.LIGATURES},
+        }
+    )
+
 
 ZWNJ = "\u200c"
 ZWJ = "\u200d"
@@ -94,7 +101,7 @@ def shape(text: str) -> str:
     """
     if not has_arabic(text):
         return text
-    return _RESHAPER.reshape(text)
+    return _reshaper().reshape(text)
 
 
 def drawable(text: str) -> str:
@@ -105,6 +112,8 @@ def drawable(text: str) -> str:
 def _reorder(text: str, rtl: bool) -> list[tuple[str, int]]:
     """The Unicode bidi algorithm (with L4 mirroring) on one line, keeping for each
     visual character the index of the character it came from."""
+    from bidi import algorithm as _bidi
+
     storage = _bidi.get_empty_storage()
     storage["base_level"] = 1 if rtl else 0
     storage["base_dir"] = "R" if rtl else "L"
