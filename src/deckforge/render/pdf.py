@@ -98,6 +98,10 @@ class _Painter:
         self.cmyk = colour == "cmyk"
         self.ink_limit = ink_limit
         self.colours: dict[tuple, str] = {}
+        self.fonts: dict[str, object] = {}
+        #: The operators that start a placement, by its place (cards repeat the same
+        #: places sheet after sheet).
+        self.places: dict[tuple, str] = {}
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
@@ -202,7 +206,9 @@ class _Painter:
         """One run of glyphs as a text object; a run that reads as other text (shaped
         letters, a mirrored bracket) carries the text it stands for in /ActualText, so
         copying and searching give back the real words."""
-        font = pdfmetrics.getFont(run.font)
+        font = self.fonts.get(run.font)
+        if font is None:
+            font = self.fonts[run.font] = pdfmetrics.getFont(run.font)
         doc = self.c._doc
         parts = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
         current = None
@@ -344,6 +350,17 @@ class _Painter:
         else:
             self.do_form(self.form(face))
 
+    @staticmethod
+    def placement_start(placement) -> str:
+        """Save the graphics state, clip to the placement's area, move to its origin."""
+        cx, cy, cw, ch = placement.clip
+        code = f"q {fp_str(cx, cy, cw, ch)} re W n"
+        if placement.rotate == 180:
+            # Turn about the trim's centre: the face's origin lands on the far corner.
+            turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)
+            code += f" -1 0 0 -1 {turn} cm"
+        return f"{code} 1 0 0 1 {fp_str(placement.x, placement.y)} cm"
+
     def page(self, page: Page) -> None:
         c = self.c
         c.setPageSize((page.width, page.height))
@@ -356,14 +373,11 @@ class _Painter:
         for placement in page.placements:
             # Each card is clipped to its area and drawn from its trim's corner, within
             # its own saved graphics state.
-            cx, cy, cw, ch = placement.clip
-            if placement.rotate == 180:
-                # Turn about the trim's centre: the face's origin lands on the far corner.
-                turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)
-                code.append(f"q {fp_str(cx, cy, cw, ch)} re W n -1 0 0 -1 {turn} cm")
-            else:
-                code.append(f"q {fp_str(cx, cy, cw, ch)} re W n")
-            code.append(f"1 0 0 1 {fp_str(placement.x, placement.y)} cm")
+            place = (placement.clip, placement.rotate, placement.x, placement.y)
+            start = self.places.get(place)
+            if start is None:
+                start = self.places[place] = self.placement_start(placement)
+            code.append(start)
             self.face(placement.face)
             code.append("Q")
         ops = page.ops
