@@ -52,7 +52,7 @@ validate: $(STAMP)
 	$(BIN)/deckforge validate
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bench
 
 clean:
 	rm -rf $(OUT) $(VENV)

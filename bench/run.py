@@ -56,8 +56,10 @@ def peak_rss(args: list[str], cwd: Path) -> tuple[float, float]:
 
 def summary(name: str, values: list[float], unit: str = "s") -> float:
     median = statistics.median(values)
-    print(f"  {name:<46} median {median:8.2f} {unit}   (min {min(values):.2f}, "
-          f"max {max(values):.2f}, {len(values)} runs)")
+    print(
+        f"  {name:<46} median {median:8.2f} {unit}   (min {min(values):.2f}, "
+        f"max {max(values):.2f}, {len(values)} runs)"
+    )
     return median
 
 
@@ -74,30 +76,42 @@ def synthetic_project(folder: Path, cards: int) -> Path:
     lines += [f'  - {{id: {c}, name: {c.title()}, colour: "#3366AA"}}' for c in categories]
     lines.append("places:")
     for n in range(cards):
-        lines.append(f"  - {{id: place-{n}, name: 'Place number {n}', "
-                     f"category: {categories[n % len(categories)]}}}")
+        lines.append(
+            f"  - {{id: place-{n}, name: 'Place number {n}', "
+            f"category: {categories[n % len(categories)]}}}"
+        )
     (decks / "places.yaml").write_text("\n".join(lines) + "\n")
     (decks / "edition.yaml").write_text(
         "kind: edition\nid: synthetic\ngame: synthetic\ntitle: Synthetic\nlocale: en\n"
-        "decks:\n  - {id: places, source: places.yaml, size: poker, back: Place}\n")
+        "decks:\n  - {id: places, source: places.yaml, size: poker, back: Place}\n"
+    )
     return folder
 
 
-FLOOR = r'''
+FLOOR = r"""
 import sys
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 cards, mode, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 W, H = 63.5 * 72 / 25.4, 88.9 * 72 / 25.4
+
+
+def name(side, n):
+    return "Synthetic" if side == "back" else f"Place number {n}"
+
+
 if mode == "printer":
     b = 9.0
     c = canvas.Canvas(path, pagesize=(W + 2 * b, H + 2 * b))
     for n in range(cards):
         for side in ("back", "face"):
-            c.setTrimBox((b, b, b + W, b + H)); c.setBleedBox((0, 0, W + 2 * b, H + 2 * b))
-            c.setFillColorRGB(0.2, 0.4, 0.67); c.rect(0, 0, W + 2 * b, H + 2 * b, fill=1, stroke=0)
-            c.setFillColorRGB(1, 1, 1); c.setFont("Helvetica-Bold", 16)
-            c.drawCentredString(b + W / 2, b + H / 2, "Synthetic" if side == "back" else f"Place number {n}")
+            c.setTrimBox((b, b, b + W, b + H))
+            c.setBleedBox((0, 0, W + 2 * b, H + 2 * b))
+            c.setFillColorRGB(0.2, 0.4, 0.67)
+            c.rect(0, 0, W + 2 * b, H + 2 * b, fill=1, stroke=0)
+            c.setFillColorRGB(1, 1, 1)
+            c.setFont("Helvetica-Bold", 16)
+            c.drawCentredString(b + W / 2, b + H / 2, name(side, n))
             c.showPage()
 else:
     pw, ph = A4
@@ -111,20 +125,27 @@ else:
                 if side == "back":
                     col = 2 - col
                 x, y = left + col * W, bottom + (2 - row) * H
-                c.saveState(); p = c.beginPath(); p.rect(x, y, W, H); c.clipPath(p, stroke=0, fill=0)
-                c.setFillColorRGB(0.9, 0.93, 1); c.rect(x, y, W, H, fill=1, stroke=0)
-                c.setFillColorRGB(0, 0, 0); c.setFont("Helvetica-Bold", 16)
-                c.drawCentredString(x + W / 2, y + H / 2, "Synthetic" if side == "back" else f"Place number {n}")
+                c.saveState()
+                p = c.beginPath()
+                p.rect(x, y, W, H)
+                c.clipPath(p, stroke=0, fill=0)
+                c.setFillColorRGB(0.9, 0.93, 1)
+                c.rect(x, y, W, H, fill=1, stroke=0)
+                c.setFillColorRGB(0, 0, 0)
+                c.setFont("Helvetica-Bold", 16)
+                c.drawCentredString(x + W / 2, y + H / 2, name(side, n))
                 c.restoreState()
             c.setLineWidth(0.25)
             for k in range(4):
                 x = left + k * W
-                c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17); c.line(x, bottom - 3, x, bottom - 17)
+                c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17)
+                c.line(x, bottom - 3, x, bottom - 17)
                 y = bottom + k * H
-                c.line(left - 3, y, left - 17, y); c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
+                c.line(left - 3, y, left - 17, y)
+                c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
             c.showPage()
 c.save()
-'''
+"""
 
 
 def main() -> None:
@@ -137,10 +158,16 @@ def main() -> None:
         out = scratch / "build"
 
         print("every edition and profile:")
-        cold = [run(deckforge("build", "--out", str(out), "--force", "--quiet"), project)[0]
-                for _ in range(RUNS)]
-        single = [run(deckforge("build", "--out", str(out), "--force", "--quiet", "--jobs", "1"),
-                      project)[0] for _ in range(RUNS)]
+        cold = [
+            run(deckforge("build", "--out", str(out), "--force", "--quiet"), project)[0]
+            for _ in range(RUNS)
+        ]
+        single = [
+            run(
+                deckforge("build", "--out", str(out), "--force", "--quiet", "--jobs", "1"), project
+            )[0]
+            for _ in range(RUNS)
+        ]
         cold_m = summary("cold build, one process per core", cold)
         single_m = summary("cold build, one process", single)
         print(f"  {'parallel speed-up':<46} {single_m / cold_m:8.2f} ×")
@@ -150,8 +177,9 @@ def main() -> None:
         original = places.read_text(encoding="utf-8")
         edits = []
         for n in range(RUNS):
-            places.write_text(original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1),
-                              encoding="utf-8")
+            places.write_text(
+                original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1), encoding="utf-8"
+            )
             edits.append(run(deckforge("build", "--out", str(out), "--quiet"), project)[0])
         places.write_text(original, encoding="utf-8")
         summary("rebuild after editing one place name", edits)
@@ -162,13 +190,25 @@ def main() -> None:
             for profile in ("pnp-a4", "printer"):
                 times, peaks, floors = [], [], []
                 for _ in range(RUNS):
-                    wall, rss = peak_rss(deckforge("build", "--profile", profile, "--out",
-                                                   str(synth / "build"), "--force", "--quiet",
-                                                   "--jobs", "1"), synth)
+                    wall, rss = peak_rss(
+                        deckforge(
+                            "build",
+                            "--profile",
+                            profile,
+                            "--out",
+                            str(synth / "build"),
+                            "--force",
+                            "--quiet",
+                            "--jobs",
+                            "1",
+                        ),
+                        synth,
+                    )
                     times.append(wall)
                     peaks.append(rss)
-                    floor, _ = peak_rss([PYTHON, "-c", FLOOR, str(cards), profile,
-                                         str(synth / "floor.pdf")], synth)
+                    floor, _ = peak_rss(
+                        [PYTHON, "-c", FLOOR, str(cards), profile, str(synth / "floor.pdf")], synth
+                    )
                     floors.append(floor)
                 print(f"{cards:,} place cards, {profile}:")
                 t = summary("deckforge", times)
