@@ -55,6 +55,20 @@ def test_a_one_card_edit_rebuilds_only_the_files_of_its_deck(tmp_path):
     assert len(second.unchanged) == 11
 
 
+def test_the_build_lists_only_the_files_it_rendered(tmp_path, capsys):
+    root = _project(tmp_path)
+    args = ["--decks", str(root / "decks"), "build", "--out", str(root / "build")]
+    assert main([*args, "--profile", "pnp-a4"]) == 0
+    capsys.readouterr()
+    places = root / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
+    assert main([*args, "--profile", "pnp-a4"]) == 0
+    out = capsys.readouterr().out
+    rendered = re.findall(r"^  rendered (\S+)$", out, re.MULTILINE)
+    assert rendered == [str(root / "build" / "minimal-en" / "pnp-a4" / "places.pdf")], out
+    assert re.search(r"built 1 file \(\d+ pages\), 4 unchanged in ", out), out
+
+
 def test_changed_art_with_the_same_name_is_drawn_again(tmp_path):
     root = _project(tmp_path)
     folder = root / "decks" / "minimal"

@@ -206,7 +206,7 @@ class _Progress:
     def start(self, total: int) -> None:
         self.total = total
 
-    def advance(self, path: str) -> None:
+    def advance(self, path: str, written: bool) -> None:
         self.done += 1
         if self.quiet:
             return
@@ -218,7 +218,7 @@ class _Progress:
                 f"{self.done}/{self.total} {path[-40:]:<40}"
             )
             sys.stderr.flush()
-        else:
+        elif written:
             print(f"  rendered {self.out / path}")
 
     def close(self) -> None:
@@ -257,7 +257,8 @@ def _build(args: argparse.Namespace) -> int:
     _report(report.warnings, project.root)
     if not args.quiet:
         pages = sum(e["pages"] for e in report.written)
-        parts = [f"built {len(report.written)} files ({pages} pages)"]
+        count = len(report.written)
+        parts = [f"built {count} file{'s' if count != 1 else ''} ({pages} pages)"]
         if report.unchanged:
             parts.append(f"{len(report.unchanged)} unchanged")
         if report.fresh_editions:

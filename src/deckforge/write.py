@@ -31,7 +31,8 @@ class Progress(Protocol):
 
     def start(self, total: int) -> None: ...
 
-    def advance(self, relpath: str) -> None: ...
+    def advance(self, relpath: str, written: bool) -> None:
+        """A file is done: ``written``, or found unchanged (or empty) and left alone."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def write_all(
             for index, task in enumerate(tasks):
                 made[index] = make(task, staged[index][0])
                 if progress:
-                    progress.advance(task.relpath)
+                    progress.advance(task.relpath, made[index].written)
         else:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -170,7 +171,7 @@ def write_all(
                         index = futures[future]
                         made[index] = future.result()
                         if progress:
-                            progress.advance(tasks[index].relpath)
+                            progress.advance(tasks[index].relpath, made[index].written)
                 except BaseException:
                     pool.shutdown(wait=True, cancel_futures=True)
                     raise
