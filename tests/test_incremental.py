@@ -104,3 +104,23 @@ def test_force_rebuilds_everything(tmp_path):
     project, out = Project(root / "decks"), root / "build"
     build(project, out, profile_names=["printer"])
     assert len(build(project, out, profile_names=["printer"], force=True).written) == 4
+
+
+def test_problems_found_while_laying_out_are_reported_alike_in_parallel(tmp_path, capsys):
+    # Files are laid out in parallel, largest first; what is reported must not depend on
+    # which finished first.
+    root = _project(tmp_path)
+    folder = root / "decks" / "minimal"
+    long = "Unwieldy " * 40
+    for name, old in (("mess.yaml", "name: Socks"), ("places.yaml", "name: Attic")):
+        path = folder / name
+        path.write_text(path.read_text().replace(old, f"name: {long}"))
+    args = ["--decks", str(root / "decks"), "build", "--out", str(root / "build")]
+    reports = []
+    for jobs in ("1", "2", "2"):
+        assert main([*args, "--jobs", jobs]) == 1
+        reports.append(capsys.readouterr().err)
+    files = re.findall(r"^decks/minimal/(\w+)\.yaml:\d+:\d+: ", reports[0], re.MULTILINE)
+    assert files == ["mess", "places"], reports[0]
+    assert reports[1] == reports[0] and reports[2] == reports[0]
+    assert not (root / "build").exists()

@@ -354,7 +354,9 @@ def build(
     )
 
     def accept(made: list[_Made]) -> None:
-        found = _unique(problems + [p for m in made for p in m.problems])
+        # Problems in the order of the sources (tasks ran largest first).
+        in_order = [m for _, m in sorted(zip(tasks, made, strict=True), key=lambda p: p[0].order)]
+        found = _unique(problems + [p for m in in_order for p in m.problems])
         if errors_only(found, strict):
             raise BuildFailed(errors_only(found, strict))
         report.warnings = [p for p in found if p.severity == WARNING]
@@ -392,6 +394,8 @@ class _Task:
     size: int
     #: What the previous build recorded for this file, if it made it.
     record: dict | None
+    #: Its place in the order of editions, profiles and parts.
+    order: int = 0
 
 
 @dataclass(frozen=True)
@@ -438,6 +442,7 @@ def _plan(editions: list[Edition], profiles: list[Profile], known: dict) -> list
         if profile.mode == "sheets":
             relpath = f"calibration/{profile.id}.pdf"
             tasks.append(_Task(relpath, None, profile, "calibration", 2, known.get(relpath)))
+    tasks = [replace(task, order=order) for order, task in enumerate(tasks)]
     return sorted(tasks, key=lambda t: -t.size)
 
 
