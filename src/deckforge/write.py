@@ -1,8 +1,9 @@
-"""Write stage: render every output to a temporary file, then move them all into place.
+"""Write stage: run the tasks that make each file, in parallel, each into a temporary
+file beside its target; then move them all into place.
 
-Nothing in the output folder changes until every file has been rendered, and
-each file appears by an atomic rename, so a failed or interrupted build never
-leaves a half-written PDF or destroys the previous one.
+Nothing in the output folder changes until every task has finished and the build has
+accepted what they found, and each file appears by an atomic rename, so a failed or
+interrupted build never leaves a half-written PDF or destroys the previous one.
 """
 
 from __future__ import annotations
