@@ -2,6 +2,6 @@
 
 import sys
 
-from deckforge.cli import main
+from deckforge.cli import run
 
-sys.exit(main())
+sys.exit(run())

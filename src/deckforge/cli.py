@@ -414,14 +414,20 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code (0 ok, 1 problems, 2 usage)."""
+def run() -> int:
+    """The ``deckforge`` program: :func:`main` in a process of its own."""
     # A build makes millions of small objects and almost no reference cycles. Python's
     # default (a collection every 700 new objects, rescanning all that were loaded) took
     # a sixth of a 10,000-card build; collect rarely, and never rescan what the imports
-    # made (which also keeps forked workers from copying those pages).
+    # made (which also keeps forked workers from copying those pages). Only for a
+    # process that runs one command: main() called in-process leaves the collector be.
     gc.set_threshold(500_000, 1000, 1000)
     gc.freeze()
+    return main()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 problems, 2 usage)."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -483,4 +489,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())
