@@ -4,12 +4,14 @@ the same whichever way they were made."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 from pathlib import Path
 
 from PIL import Image
 
+from deckforge import pipeline
 from deckforge.cli import main
 from deckforge.pipeline import Project, build
 
@@ -124,3 +126,49 @@ def test_problems_found_while_laying_out_are_reported_alike_in_parallel(tmp_path
     assert files == ["mess", "places"], reports[0]
     assert reports[1] == reports[0] and reports[2] == reports[0]
     assert not (root / "build").exists()
+
+
+def test_files_found_unchanged_are_not_even_laid_out(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    project, out = Project(root / "decks"), root / "build"
+    build(project, out, profile_names=["pnp-a4", "printer"], jobs=1)
+    laid_out = []
+    real = pipeline.lay_out_deck
+
+    def counting(edition, deck):
+        laid_out.append(deck.id)
+        return real(edition, deck)
+
+    monkeypatch.setattr(pipeline, "lay_out_deck", counting)
+    places = root / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
+    second = build(project, out, profile_names=["pnp-a4", "printer"], jobs=1)
+    # Laid out once for both profiles; the other decks are known to be unchanged.
+    assert laid_out == ["places"]
+    assert sorted(e["path"] for e in second.written) == [
+        "minimal-en/pnp-a4/places.pdf",
+        "minimal-en/printer/places.pdf",
+    ]
+    manifest = json.loads((out / "manifest.json").read_text())["outputs"]
+    assert {e["path"]: e["pages"] for e in manifest} == {
+        e["path"]: e["pages"] for e in second.written + second.unchanged
+    }
+    assert len(manifest) == 9  # four decks in two profiles, and one calibration sheet
+
+
+def test_warnings_of_unchanged_files_are_given_again(tmp_path):
+    root = _project(tmp_path)
+    folder = root / "decks" / "minimal"
+    side = round(1.4 * 200)  # the place card's round picture is 1.4 in across: 200 dpi
+    Image.new("RGB", (side, side), (200, 60, 40)).save(folder / "kitchen.png")
+    places = folder / "places.yaml"
+    places.write_text(places.read_text().replace('icon: "1F373"', "art: kitchen.png", 1))
+    project, out = Project(root / "decks"), root / "build"
+    first = build(project, out, profile_names=["printer"])
+    dpi = "'kitchen.png' is 280 × 280 px, 200 dpi at print size; 300 dpi is recommended"
+    assert dpi in [w.message for w in first.warnings]
+    mess = folder / "mess.yaml"
+    mess.write_text(mess.read_text().replace("name: Socks", "name: Odd socks"))
+    second = build(project, out, profile_names=["printer"])
+    assert [e["path"] for e in second.written] == ["minimal-en/printer/mess.pdf"]
+    assert second.warnings == first.warnings

@@ -17,7 +17,7 @@ from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageErro
 from deckforge.layout import documents
 from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
-from deckforge.layout.ops import Card, Document, Picture
+from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
 from deckforge.model import Edition, build_edition
 from deckforge.profiles import Profile, all_profiles
@@ -163,8 +163,15 @@ def _output(
         colour=profile.colour,
         ink_limit=profile.ink_limit,
     )
+    return Output(relpath, document, entry, made_from=made_from(edition, profile, part))
+
+
+def made_from(edition: Edition, profile: Profile, part) -> tuple:
+    """What the file of one deck or component is a function of (with deckforge's code,
+    the tools and the art it draws): the edition's settings, the part's model and the
+    profile."""
     settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
-    return Output(relpath, document, entry, made_from=(settings, part, profile))
+    return (settings, part, profile)
 
 
 def part_output(
@@ -278,24 +285,23 @@ class BuildReport:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def _output_hash(output: Output, art: dict[str, str], tools: str) -> str:
-    """What an output's bytes depend on: the model and profile it was laid out from (the
+def _digest(made_from: tuple, art: list[Path], known: dict[str, str], tools: str) -> str:
+    """What a file's bytes depend on: the model and profile it is laid out from (the
     layout is a function of them and of deckforge's code, which ``tools`` covers), the
-    art it draws, and the versions of the tools."""
+    art it draws, and the versions of the tools. Known before laying anything out."""
     total = hashlib.sha256(tools.encode())
     # Pickling is deterministic for these plain frozen dataclasses, and quick.
-    total.update(pickle.dumps(output.made_from, protocol=5))
-    drawn = {
-        op.path
-        for page in output.document.pages
-        for placement in page.placements
-        for op in placement.face.ops
-        if isinstance(op, Picture)
-    }
-    for path in sorted(drawn):
-        known = art.get(Path(path).as_posix()) or incremental.digest(Path(path))
-        total.update(path.encode() + known.encode())
+    total.update(pickle.dumps(made_from, protocol=5))
+    for path in sorted({p.as_posix() for p in art}):
+        found = known.get(path) or incremental.digest(Path(path))
+        total.update(path.encode() + found.encode())
     return total.hexdigest()
+
+
+def _art_of(part) -> list[Path]:
+    """The art files a deck's cards draw (components draw none)."""
+    cards = getattr(part, "cards", ())
+    return [card.art.path for card in cards if getattr(card, "art", None) is not None]
 
 
 def build(
@@ -447,38 +453,73 @@ def _plan(editions: list[Edition], profiles: list[Profile], known: dict) -> list
 
 
 def _make(task: _Task, temp: Path) -> _Made:
-    """Lay out one file and, unless the previous build made the same, render it."""
+    """Lay out and render one file; unless the previous build made it from the same
+    model, profile, art and tools, in which case it is left as it is, not even laid out
+    (and the warnings that build found are given again)."""
     shop = _SHOP
     assert shop is not None, "a task runs only within build()"
-    problems: list[Problem] = []
     if task.edition is None:
-        output: Output | None = calibration_output(task.profile)
+        edition, part = None, None
+        digest = _digest(("calibration", task.profile), [], shop.art, shop.tools)
     else:
         edition = shop.editions[task.edition]
-        decks = {deck.id: deck for deck in edition.decks}
-        if task.part in decks:
-            key = (task.edition, task.part)
-            if key not in shop.cards:
-                shop.cards[key] = lay_out_deck(edition, decks[task.part])
-            cards, problems = shop.cards[key]
-            output, found = part_output(edition, task.profile, decks[task.part], cards)
-        else:
-            component = next(c for c in edition.components if c.id == task.part)
-            output, found = part_output(edition, task.profile, component, None)
-        problems = problems + found
-    if output is None:
-        return _Made(task.relpath, None, "", False, tuple(problems))
-    digest = _output_hash(output, shop.art, shop.tools)
+        part = next(p for p in (*edition.decks, *edition.components) if p.id == task.part)
+        source = made_from(edition, task.profile, part)
+        digest = _digest(source, _art_of(part), shop.art, shop.tools)
     record, target = task.record, shop.out_dir / task.relpath
-    unchanged = (
-        record is not None
+    if (
+        not shop.strict
+        and record is not None
         and record.get("hash") == digest
+        and isinstance(record.get("entry"), dict)
         and target.is_file()
         and target.stat().st_size == record.get("size")
-    )
-    if not unchanged and not errors_only(problems, shop.strict):
-        pdf.render(output.document, temp)
-    return _Made(task.relpath, output.entry, digest, not unchanged, tuple(problems))
+    ):
+        return _Made(task.relpath, record["entry"], digest, False, _warnings_in(record))
+    problems: list[Problem] = []
+    if edition is None:
+        output: Output | None = calibration_output(task.profile)
+    elif any(part is deck for deck in edition.decks):
+        key = (task.edition, task.part)
+        if key not in shop.cards:
+            shop.cards[key] = lay_out_deck(edition, part)
+        cards, problems = shop.cards[key]
+        output, found = part_output(edition, task.profile, part, cards)
+        problems = problems + found
+    else:
+        output, problems = part_output(edition, task.profile, part, None)
+    if output is None:
+        return _Made(task.relpath, None, digest, False, tuple(problems))
+    if errors_only(problems, shop.strict):
+        return _Made(task.relpath, output.entry, digest, False, tuple(problems))
+    pdf.render(output.document, temp)
+    return _Made(task.relpath, output.entry, digest, True, tuple(problems))
+
+
+def _warnings_in(record: dict) -> tuple[Problem, ...]:
+    """The warnings a build recorded for a file it made."""
+    found = []
+    for item in record.get("warnings", []):
+        try:
+            ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
+            found.append(Problem(ref, item["message"], WARNING))
+        except (KeyError, TypeError):
+            continue  # a record from another version: its warnings are not known
+    return tuple(found)
+
+
+def _warning_records(problems: tuple[Problem, ...]) -> list[dict]:
+    return [
+        {
+            "file": p.ref.file,
+            "line": p.ref.line,
+            "column": p.ref.column,
+            "path": p.ref.path,
+            "message": p.message,
+        }
+        for p in problems
+        if p.severity == WARNING
+    ]
 
 
 def _remember(
@@ -494,7 +535,14 @@ def _remember(
     outputs_record = cache.setdefault("outputs", {})
     for output in made:
         path = out_dir / output.relpath
-        outputs_record[output.relpath] = {"hash": output.hash, "size": path.stat().st_size}
+        outputs_record[output.relpath] = {
+            "hash": output.hash,
+            "size": path.stat().st_size,
+            # What the manifest says of the file, and the warnings found making it: a
+            # build that finds it unchanged gives both without laying it out.
+            "entry": output.entry,
+            "warnings": _warning_records(output.problems),
+        }
     records = cache.setdefault("editions", {})
     by_folder = {m.parent.resolve(): m for m in manifests}
     for edition in editions:
