@@ -5,9 +5,10 @@ Two levels, both recorded in ``<out>/.deckforge-cache.json``:
 * an edition whose input files (sources, art, art folders), print profiles and tool
   versions are unchanged, and whose outputs are all in place, is skipped without even
   being loaded; this module imports nothing heavy, so such a no-op build is quick;
-* otherwise the edition is laid out again, and each output is rendered only if its
-  laid-out document (with the art it draws and the tool versions) differs from the
-  one that made the file already there.
+* otherwise the edition is loaded and modelled again, and each output is laid out and
+  rendered only if what it is made from (the part's model, the edition's settings, the
+  profile, the art its cards name and the tool versions) differs from what made the
+  file already there; a file left alone keeps its manifest entry and its warnings.
 """
 
 from __future__ import annotations
