@@ -19,7 +19,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.art import icons
@@ -400,6 +400,40 @@ class _Painter:
             self.lines(list(ops[start:end]))
             start = end
         c.showPage()
+        _write_out_last_page(c._doc)
+
+
+class _Formatted(pdfdoc.PDFObject):
+    """An object of the file already turned into its bytes."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, name: str, data: bytes):
+        self.__InternalName__ = name
+        self.data = data
+
+    def format(self, document) -> bytes:
+        return self.data
+
+
+def _write_out_last_page(doc) -> None:
+    """Turn the page just finished, and its content stream, into bytes now.
+
+    ReportLab keeps every page's objects (its dictionaries, its uncompressed content)
+    until it writes the file; a page costs a few kilobytes that way, and a deck of
+    20,000 pages most of the build's memory. Formatted when it is done, a page keeps
+    only its bytes. Everything a page refers to (the fonts' dictionary, forms, the page
+    tree) is named by the time it is done, so its references can be written already.
+    """
+    if not isinstance(doc.encrypt, pdfdoc.NoEncryption):
+        return  # encrypted streams are written with their object's number, at the end
+    page = doc.Pages.pages[-1]
+    name = page.__InternalName__
+    body = pdfdoc.format(page, doc, toplevel=1)  # names its content stream, too
+    stream = page.Contents
+    stream_name = stream.__InternalName__
+    doc.idToObject[stream_name] = _Formatted(stream_name, pdfdoc.format(stream, doc, toplevel=1))
+    doc.idToObject[name] = doc.Pages.pages[-1] = _Formatted(name, body)
 
 
 def _icon_cache_path() -> Path:
