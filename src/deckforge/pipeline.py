@@ -163,7 +163,7 @@ def _output(
         colour=profile.colour,
         ink_limit=profile.ink_limit,
     )
-    return Output(relpath, document, entry, made_from=made_from(edition, profile, part))
+    return Output(relpath, document, entry)
 
 
 def made_from(edition: Edition, profile: Profile, part) -> tuple:
@@ -235,7 +235,7 @@ def calibration_output(profile: Profile) -> Output:
         "bleed_mm": 0.0,
     }
     document = Document(tuple(pages), f"Duplex calibration – {profile.id}")
-    return Output(relpath, document, entry, made_from=("calibration", profile))
+    return Output(relpath, document, entry)
 
 
 def check_manifests(
@@ -285,13 +285,13 @@ class BuildReport:
     warnings: list[Problem] = field(default_factory=list)
 
 
-def _digest(made_from: tuple, art: list[Path], known: dict[str, str], tools: str) -> str:
+def _digest(source: tuple, art: list[Path], known: dict[str, str], tools: str) -> str:
     """What a file's bytes depend on: the model and profile it is laid out from (the
     layout is a function of them and of deckforge's code, which ``tools`` covers), the
     art it draws, and the versions of the tools. Known before laying anything out."""
     total = hashlib.sha256(tools.encode())
     # Pickling is deterministic for these plain frozen dataclasses, and quick.
-    total.update(pickle.dumps(made_from, protocol=5))
+    total.update(pickle.dumps(source, protocol=5))
     for path in sorted({p.as_posix() for p in art}):
         found = known.get(path) or incremental.digest(Path(path))
         total.update(path.encode() + found.encode())

@@ -43,9 +43,6 @@ class Output:
     relpath: str
     document: Document
     entry: dict
-    #: What the document is a function of (the model it was laid out from, the profile):
-    #: incremental builds compare a hash of this, far quicker than of the pages.
-    made_from: tuple = ()
 
 
 class Busy(DeckforgeError):
