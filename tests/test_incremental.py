@@ -37,7 +37,7 @@ def test_a_build_with_nothing_changed_renders_nothing(tmp_path, capsys):
     before = {p: p.stat().st_mtime_ns for p in (root / "build").rglob("*.pdf")}
     capsys.readouterr()
     assert main(args) == 0
-    assert re.match(r"nothing to do: all 1 editions in .* are up to date", capsys.readouterr().out)
+    assert re.match(r"nothing to do: the edition in .* is up to date", capsys.readouterr().out)
     assert {p: p.stat().st_mtime_ns for p in (root / "build").rglob("*.pdf")} == before
 
 

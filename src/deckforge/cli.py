@@ -231,10 +231,12 @@ def _build(args: argparse.Namespace) -> int:
     editions = _up_to_date(args)
     if editions is not None:
         if not args.quiet:
-            print(
-                f"nothing to do: all {editions} editions in {args.out}/ are up to date "
-                f"({time.perf_counter() - started:.2f} s)"
+            where = (
+                f"the edition in {args.out}/ is"
+                if editions == 1
+                else f"all {editions} editions in {args.out}/ are"
             )
+            print(f"nothing to do: {where} up to date ({time.perf_counter() - started:.2f} s)")
         return 0
     from deckforge.pipeline import Project, build
 
@@ -262,7 +264,8 @@ def _build(args: argparse.Namespace) -> int:
         if report.unchanged:
             parts.append(f"{len(report.unchanged)} unchanged")
         if report.fresh_editions:
-            parts.append(f"{len(report.fresh_editions)} editions already up to date")
+            fresh = len(report.fresh_editions)
+            parts.append(f"{fresh} edition{'s' if fresh != 1 else ''} already up to date")
         print(
             f"{', '.join(parts)} in {args.out}/ in {time.perf_counter() - started:.1f} s; "
             f"see {args.out}/manifest.json"
