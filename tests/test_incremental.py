@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from PIL import Image
@@ -172,3 +175,21 @@ def test_warnings_of_unchanged_files_are_given_again(tmp_path):
     second = build(project, out, profile_names=["printer"])
     assert [e["path"] for e in second.written] == ["minimal-en/printer/mess.pdf"]
     assert second.warnings == first.warnings
+
+
+def test_files_are_found_unchanged_across_processes(tmp_path):
+    # What a file is made from is hashed; the hash must not depend on the process (a set
+    # pickled in string-hash order would make every build redo everything).
+    root = _project(tmp_path)
+    args = [sys.executable, "-m", "deckforge", "--decks", str(root / "decks"), "build"]
+    args += ["--out", str(root / "build"), "--profile", "pnp-a4"]
+
+    def run(seed: str) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(args, env=env, capture_output=True, text=True, check=True)
+        return done.stdout
+
+    run("1")
+    places = root / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
+    assert re.search(r"built 1 file \(\d+ pages\), 4 unchanged in ", run("2"))
