@@ -170,9 +170,10 @@ def main() -> None:
         ]
         cold_m = summary("cold build, one process per core", cold)
         single_m = summary("cold build, one process", single)
-        print(f"  {'parallel speed-up':<46} {single_m / cold_m:8.2f} ×")
+        speed_up = single_m / cold_m
+        print(f"  {'parallel speed-up':<46} {speed_up:8.2f} ×")
         noop = [run(deckforge("build", "--out", str(out)), project)[0] for _ in range(RUNS * 2)]
-        summary("no-op rebuild (fresh process)", noop)
+        noop_m = summary("no-op rebuild (fresh process)", noop)
         places = project / "decks" / "guess-the-mess" / "places.yaml"
         original = places.read_text(encoding="utf-8")
         edits = []
@@ -211,15 +212,40 @@ def main() -> None:
                     )
                     floors.append(floor)
                 print(f"{cards:,} place cards, {profile}:")
-                t = summary("deckforge", times)
+                t = summary("deckforge (one process, like the floor)", times)
                 m = summary("deckforge peak RSS", peaks, "MB")
                 f = summary("floor (plain ReportLab)", floors)
                 print(f"  {'ratio to the floor':<46} {t / f:8.2f} ×")
                 results[(cards, profile)] = (t, m, f)
+        growth = {}
         for profile in ("pnp-a4", "printer"):
             small, large = results[(1_000, profile)][0], results[(10_000, profile)][0]
-            print(f"{profile}: 10,000 cards cost {large / small:.2f} × 1,000 cards")
+            growth[profile] = large / small
+            print(f"{profile}: 10,000 cards cost {growth[profile]:.2f} × 1,000 cards")
         print(json.dumps({f"{c}-{p}": v for (c, p), v in results.items()}))
+
+        print("targets (medians):")
+        checks = [("no-op rebuild under 0.5 s", noop_m < 0.5, f"{noop_m:.2f} s")]
+        checks.append(
+            ("parallel cold build at least 1.6 × one process", speed_up >= 1.6, f"{speed_up:.2f} ×")
+        )
+        for profile in ("pnp-a4", "printer"):
+            t, m, f = results[(10_000, profile)]
+            checks.append(
+                (f"10,000 cards, {profile}: at most 2 × the floor", t / f <= 2, f"{t / f:.2f} ×")
+            )
+            checks.append(
+                (
+                    f"10,000 cards, {profile}: at most 11 × 1,000 cards",
+                    growth[profile] <= 11,
+                    f"{growth[profile]:.2f} ×",
+                )
+            )
+            checks.append(
+                (f"10,000 cards, {profile}: peak RSS under 300 MB", m < 300, f"{m:.0f} MB")
+            )
+        for name, met, value in checks:
+            print(f"  {name:<56} {value:>9}  {'met' if met else 'NOT MET'}")
 
 
 if __name__ == "__main__":
