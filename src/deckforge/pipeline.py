@@ -211,11 +211,6 @@ def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Pro
     return outputs, problems
 
 
-def calibration_outputs(profiles: list[Profile]) -> list[Output]:
-    """A duplex calibration sheet for each profile that prints backs on their own sheet."""
-    return [calibration_output(p) for p in profiles if p.mode == "sheets"]
-
-
 def calibration_output(profile: Profile) -> Output:
     """The duplex calibration sheet of a profile that prints backs on their own sheet."""
     from deckforge.layout.calibration import calibration_pages
