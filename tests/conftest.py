@@ -12,6 +12,15 @@ from deckforge.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "decks"
+#: The cards of each deck of Guess the Mess!, as its rules give them (both languages).
+GUESS_THE_MESS_COUNTS = {
+    "places": 144,
+    "mess": 400,
+    "which-way": 8,
+    "spots": 8,
+    "players": 64,
+    "blank-places": 16,
+}
 
 
 @pytest.fixture(scope="session")

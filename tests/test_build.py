@@ -7,20 +7,12 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from conftest import DECKS, entry
+from conftest import DECKS, GUESS_THE_MESS_COUNTS, entry
 from deckforge.source import load_yaml
 from deckforge.units import CARD_SIZES_MM, MM, PAPER_SIZES_MM
 
 EN = "guess-the-mess-en"
 PROFILES = ("pnp-a4", "pnp-letter", "printer")
-EN_COUNTS = {
-    "places": 144,
-    "mess": 400,
-    "which-way": 8,
-    "spots": 8,
-    "players": 64,
-    "blank-places": 16,
-}
 BLEED_MM = 3.175
 
 
@@ -32,7 +24,7 @@ def _names(deck_file: str, list_key: str, locale: str = "en") -> list[str]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_manifest_lists_every_english_deck_and_document(manifest, profile):
-    for deck, count in EN_COUNTS.items():
+    for deck, count in GUESS_THE_MESS_COUNTS.items():
         e = entry(manifest, edition=EN, profile=profile, deck=deck)
         assert e["kind"] == "cards" and e["cards"] == count and e["locale"] == "en"
         assert e["path"] == f"{EN}/{profile}/{deck}.pdf"

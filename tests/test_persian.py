@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 from fontTools.ttLib import TTFont
 
-from conftest import DECKS
+from conftest import DECKS, GUESS_THE_MESS_COUNTS
 from deckforge.cli import main
 from deckforge.source import load_yaml
 from deckforge.text import fonts
@@ -220,16 +220,8 @@ def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
 
 
 def test_manifest_lists_the_persian_editions(manifest):
-    counts = {
-        "places": 144,
-        "mess": 400,
-        "which-way": 8,
-        "spots": 8,
-        "players": 64,
-        "blank-places": 16,
-    }
     for profile in ("pnp-a4", "pnp-letter", "printer"):
-        for deck, count in counts.items():
+        for deck, count in GUESS_THE_MESS_COUNTS.items():
             found = [
                 e
                 for e in manifest
