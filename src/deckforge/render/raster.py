@@ -91,7 +91,10 @@ def _render(page: pdfium.PdfPage, region: Box, size: tuple[int, int]) -> Image.I
     bitmap = pdfium.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
     try:
         bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
-        pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, matrix, clip, pdfium_c.FPDF_ANNOT)
+        # The bitmap is declared RGB (``rev_byteorder``), but PDFium writes BGR unless the
+        # render call asks for the reversed byte order too: without this flag red and blue swap.
+        flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
+        pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, matrix, clip, flags)
         # Copy out of PDFium's buffer so the bitmap can be freed at once.
         return bitmap.to_pil().convert("RGB").copy()
     finally:
