@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test poppler fuzz bench docs validate lint clean help
+.PHONY: print test poppler fuzz bench docs golden validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
@@ -13,6 +13,7 @@ help:
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
 	@echo "make docs      regenerate docs/reference.md from the schemas"
+	@echo "make golden    re-render tests/golden/ (only on purpose; review the images)"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint"
 	@echo "make clean     remove $(OUT)/ and .venv/"
@@ -47,6 +48,11 @@ bench: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.docs > docs/reference.md
+
+# The golden renders pin what every shipped file looks like; after a change that is
+# meant to change the look, regenerate them and look at what changed before committing.
+golden: $(STAMP)
+	DECKFORGE_GOLDEN=update $(BIN)/python -m pytest -q tests/test_golden.py
 
 validate: $(STAMP)
 	$(BIN)/deckforge validate
