@@ -30,6 +30,17 @@ def mix(colour: RGB, other: RGB, amount: float) -> RGB:
     return tuple(a + (b - a) * amount for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]
 
 
+#: The dark ink that reads on light colours.
+DARK_INK: RGB = (0.08, 0.08, 0.1)
+
+
+def readable_on(colour: RGB) -> RGB:
+    """Dark ink on a light colour, white on a dark one (by relative luminance)."""
+    r, g, b = colour
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return DARK_INK if luminance > 0.45 else WHITE
+
+
 @dataclass(frozen=True)
 class Rect:
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
@@ -42,6 +53,8 @@ class Rect:
     stroke: RGB | None = None
     line_width: float = 0.5
     radius: float = 0.0
+    #: Dash pattern of the outline (on, off, ... in points); solid when empty.
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,7 @@ class Polygon:
     fill: RGB | None = None
     stroke: RGB | None = None
     line_width: float = 0.5
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,30 @@ class Circle:
     fill: RGB | None = None
     stroke: RGB | None = None
     line_width: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    """An ellipse filling the box whose lower-left corner is (x, y)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    line_width: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Transform:
+    """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
+    what turns an upside-down answer or a sideways label into place."""
+
+    matrix: tuple[float, float, float, float, float, float]
+    ops: tuple
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from deckforge.art import icons
 from deckforge.layout.ops import (
     Circle,
     Document,
+    Ellipse,
     Face,
     Icon,
     Line,
@@ -34,6 +35,7 @@ from deckforge.layout.ops import (
     Polygon,
     Rect,
     Text,
+    Transform,
     Use,
 )
 from deckforge.render.colour import cmyk_drawing, cmyk_image, to_cmyk
@@ -107,6 +109,8 @@ class _Painter:
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
+            Ellipse: self.ellipse,
+            Transform: self.transform,
             Polygon: self.polygon,
             Line: self.line,
             Text: self.text,
@@ -141,7 +145,14 @@ class _Painter:
         if stroke is not None:
             self.set_stroke(stroke)
             self.c.setLineWidth(op.line_width)
+            if getattr(op, "dash", ()):
+                self.c._code.append(f"[{fp_str(*op.dash)}] 0 d")
         return (1 if fill is not None else 0), (1 if stroke is not None else 0)
+
+    def end_dash(self, op) -> None:
+        """Back to solid lines after a dashed outline."""
+        if op.stroke is not None and op.dash:
+            self.c._code.append("[] 0 d")
 
     def op(self, op) -> None:
         draw = self.draw.get(type(op))
@@ -155,10 +166,23 @@ class _Painter:
             self.c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
         else:
             self.c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+        self.end_dash(op)
 
     def circle(self, op: Circle) -> None:
         fill, stroke = self.fill_stroke(op)
         self.c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+        self.end_dash(op)
+
+    def ellipse(self, op: Ellipse) -> None:
+        fill, stroke = self.fill_stroke(op)
+        self.c.ellipse(op.x, op.y, op.x + op.w, op.y + op.h, stroke=stroke, fill=fill)
+        self.end_dash(op)
+
+    def transform(self, op: Transform) -> None:
+        self.c._code.append(f"q {fp_str(*op.matrix)} cm")
+        for inner in op.ops:
+            self.op(inner)
+        self.c._code.append("Q")
 
     def polygon(self, op: Polygon) -> None:
         fill, stroke = self.fill_stroke(op)
@@ -168,6 +192,7 @@ class _Painter:
             path.lineTo(*point)
         path.close()
         self.c.drawPath(path, stroke=stroke, fill=fill)
+        self.end_dash(op)
 
     def line(self, op: Line) -> None:
         self.lines([op])
@@ -321,16 +346,23 @@ class _Painter:
             form = self.form_names[face.key] = _form_name(face.key)
         if form not in self.forms:
             # Forms cannot nest while being defined: define those it uses first.
-            for op in face.ops:
-                if isinstance(op, Icon):
-                    self.icon_form(op.name)
-                elif isinstance(op, Use):
-                    self.form(op.face)
+            self.define_forms_in(face.ops)
             self.forms.add(form)
             with self.defining(form, (-1000, -1000, 3000, 3000)):
                 for op in face.ops:
                     self.op(op)
         return form
+
+    def define_forms_in(self, ops) -> None:
+        """Define the forms (icons, shared faces) that operations use, also inside
+        transformed groups."""
+        for op in ops:
+            if isinstance(op, Icon):
+                self.icon_form(op.name)
+            elif isinstance(op, Use):
+                self.form(op.face)
+            elif isinstance(op, Transform):
+                self.define_forms_in(op.ops)
 
     @contextlib.contextmanager
     def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
