@@ -44,6 +44,7 @@ SCHEMAS = {
     "pictures": "pictures.schema.json",
     "track": "track.schema.json",
     "pawns": "pawns.schema.json",
+    "template": "template.schema.json",
 }
 #: Places one game uses without repeats: six rounds of eight places.
 PLACES_FOR_A_GAME = 48
@@ -194,14 +195,18 @@ def _misspelt(error: jsonschema.ValidationError) -> bool:
     return any(difflib.get_close_matches(k, missing, n=1) for k in unknown)
 
 
-def schema_problems(source: Source, kind: str) -> Iterator[Problem]:
-    """Every schema violation in a source, as problems at their YAML lines."""
-    try:
-        quick_check(kind)(source.data)
-    except fastjsonschema.JsonSchemaException:
-        pass
-    else:
-        return
+def schema_problems(source: Source, kind: str, quick: bool = True) -> Iterator[Problem]:
+    """Every schema violation in a source, as problems at their YAML lines.
+
+    ``quick=False`` goes straight to jsonschema: for a few small files (templates) whose
+    schema takes the compiler half a second to build."""
+    if quick:
+        try:
+            quick_check(kind)(source.data)
+        except fastjsonschema.JsonSchemaException:
+            pass
+        else:
+            return
     for error in validator(kind).iter_errors(source.data):
         if _misspelt(error):
             continue

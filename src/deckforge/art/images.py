@@ -14,6 +14,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckforge.errors import WARNING, Problem, SourceRef
+
 #: Largest raster accepted, in pixels (a 300-dpi tarot card is about 1.3 million).
 MAX_PIXELS = 40_000_000
 #: Effective resolution below which art is an error, and below which it is a warning.
@@ -92,3 +94,24 @@ def effective_dpi(info: ArtInfo, box_w: float, box_h: float, cover: bool) -> flo
     """Resolution of raster art drawn into a box (points), scaled to cover or to fit it."""
     scale = (max if cover else min)(box_w / info.width, box_h / info.height)  # points per pixel
     return 72.0 / scale
+
+
+def at_print_size(
+    path: Path, ref: SourceRef, w: float, h: float, cover: bool
+) -> tuple[ArtInfo, Problem | None]:
+    """Art checked at the size it is printed (a box in points): raises ArtError when raster
+    art is under 150 dpi there, and gives a warning under 300 dpi."""
+    info = inspect(path)
+    if info.kind != "raster":
+        return info, None
+    dpi = effective_dpi(info, w, h, cover)
+    where = f"'{path.name}' is {info.width:.0f} × {info.height:.0f} px"
+    if dpi < MIN_DPI_ERROR:
+        raise ArtError(
+            f"{where}, only {dpi:.0f} dpi at print size; "
+            f"at least {MIN_DPI_ERROR} dpi is needed, 300 is best"
+        )
+    if dpi < MIN_DPI_WARNING:
+        message = f"{where}, {dpi:.0f} dpi at print size; 300 dpi is recommended"
+        return info, Problem(ref, message, WARNING)
+    return info, None

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from deckforge import templates
 from deckforge.art import dreams, images
-from deckforge.errors import WARNING, Problem
+from deckforge.errors import Problem
 from deckforge.layout import shapes
 from deckforge.layout.ops import (
     RGB,
@@ -28,6 +29,7 @@ from deckforge.layout.ops import (
     Use,
     hex_colour,
     mix,
+    readable_on,
 )
 from deckforge.model import (
     Art,
@@ -37,7 +39,6 @@ from deckforge.model import (
     MessCard,
     NumberCard,
     PictureCard,
-    PlaceCard,
     WhichWayCard,
 )
 from deckforge.model import Text as SourceText
@@ -98,12 +99,6 @@ class Frame:
         return Text(x, top, w, fitted, colour or self.ink)
 
 
-def _readable_on(colour: RGB) -> RGB:
-    r, g, b = colour
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return (0.08, 0.08, 0.1) if luminance > 0.45 else WHITE
-
-
 def art(
     frame: Frame,
     item: Art,
@@ -119,23 +114,9 @@ def art(
     Raster art under 150 dpi at its printed size is an error (ArtError), under 300 dpi
     a warning noted on the frame.
     """
-    info = images.inspect(item.path)
-    if info.kind == "raster":
-        dpi = images.effective_dpi(info, w, h, cover)
-        where = f"'{item.path.name}' is {info.width:.0f} × {info.height:.0f} px"
-        if dpi < images.MIN_DPI_ERROR:
-            raise images.ArtError(
-                f"{where}, only {dpi:.0f} dpi at print size; "
-                f"at least {images.MIN_DPI_ERROR} dpi is needed, 300 is best"
-            )
-        if dpi < images.MIN_DPI_WARNING:
-            frame.notes.append(
-                Problem(
-                    item.ref,
-                    f"{where}, {dpi:.0f} dpi at print size; 300 dpi is recommended",
-                    WARNING,
-                )
-            )
+    info, warning = images.at_print_size(item.path, item.ref, w, h, cover)
+    if warning is not None:
+        frame.notes.append(warning)
     return Picture(str(item.path), info.kind, x, y, w, h, cover=cover, round=round_)
 
 
@@ -170,7 +151,7 @@ def _banded(frame: Frame, colour: RGB, label: str, subtitle: str | None) -> tupl
     returns the operations and the band's lower edge."""
     x, y, w, h = frame.safe
     band = frame.h * 0.19
-    on_band = _readable_on(colour)
+    on_band = readable_on(colour)
     ops: list = [
         frame.background(mix(colour, WHITE, 0.84)),
         Rect(-BLEED, frame.h - band, frame.w + 2 * BLEED, band + BLEED, fill=colour),
@@ -198,30 +179,6 @@ def _banded(frame: Frame, colour: RGB, label: str, subtitle: str | None) -> tupl
             )
         )
     return ops, frame.h - band
-
-
-def place_face(frame: Frame, card: PlaceCard, deck_label: str) -> Face:
-    colour = hex_colour(card.category.colour)
-    x, y, w, h = frame.safe
-    band_bottom = frame.h - frame.h * 0.19
-    side = min(w * 0.66, frame.h * 0.4)
-    cy = band_bottom - 8 - side / 2
-    disc, own = _picture(frame, frame.w / 2, cy, side, WHITE, card.icon, colour, card.art)
-    key = f"{frame.key}/face/{card.category.id}"
-    if key not in frame.shared:
-        banded, _ = _banded(frame, colour, deck_label, card.category.name.value)
-        frame.shared[key] = Face(tuple(banded + disc), key=key)
-    name_top = cy - side / 2 - 4
-    name = frame.text(
-        card.name.value,
-        x + 2,
-        name_top,
-        w - 4,
-        name_top - y,
-        TextStyle(19, 9, fonts.BOLD, leading=1.1, max_lines=3, align="centre"),
-        middle=True,
-    )
-    return Face((Use(frame.shared[key]), *own, name))
 
 
 def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
@@ -425,7 +382,7 @@ def picture_face(frame: Frame, card: PictureCard, deck_label: str) -> Face:
 
 def back(frame: Frame, deck: Deck, label: str, key: str, colour: RGB) -> Face:
     x, y, w, h = frame.safe
-    ink = _readable_on(colour)
+    ink = readable_on(colour)
     ops: list = [
         frame.background(colour),
         Rect(x, y, w, h, stroke=ink, line_width=1.5, radius=10),
@@ -470,7 +427,6 @@ def back(frame: Frame, deck: Deck, label: str, key: str, colour: RGB) -> Face:
 
 
 _FACES: dict[type, Callable] = {
-    PlaceCard: place_face,
     MessCard: mess_face,
     WhichWayCard: which_way_face,
     NumberCard: number_face,
@@ -485,13 +441,15 @@ def _back_colour(frame: Frame, deck: Deck, card) -> tuple[RGB, str]:
         return hex_colour(card.colour.hex), card.colour.id
     if deck.kind in ("mess", "pictures"):
         return frame.accent, ""
-    if deck.kind in ("places", "blank"):
+    if deck.kind == "blank":
         return frame.accent_dark, ""
     return mix(frame.accent_dark, frame.ink, 0.5), ""
 
 
 def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem]]:
     """Every card of a deck, or the problems that stop it (text that cannot fit)."""
+    if deck.kind == "places":
+        return templates.lay_out_deck(edition, deck, face="place", back="place-back")
     w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])
     palette = edition.palette
     frame = Frame(

@@ -97,9 +97,45 @@ def _static_instance(source: Path, weight: int, ps_name: str) -> Path:
     return target
 
 
+#: Faces from font files a project names, by the key text styles give as their weight,
+#: with the weight of the shipped faces that draw what the file lacks.
+_FILE_FACES: dict[str, tuple[FontFace, str]] = {}
+
+
+class FontFileError(ValueError):
+    """A font file that cannot be used."""
+
+
+def register_file(path: Path, fallback: str = REGULAR) -> str:
+    """A TrueType font file (.ttf, or .otf with TrueType outlines) as a face to set text
+    in, embedded and subset like the shipped ones; returns the key text styles give as
+    their weight. Letters the file lacks (Persian in a Latin face) are set in the shipped
+    faces at the ``fallback`` weight."""
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    key = f"file-{digest}-{fallback}"
+    if key in _FILE_FACES:
+        return key
+    name = f"{path.stem[:24]}-{digest}"
+    try:
+        font = TTFont(name, str(path))
+    except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad files
+        reason = str(exc)
+        if "postscript outlines" in reason.lower():
+            reason = "it has PostScript (CFF) outlines; use the font's TrueType (.ttf) version"
+        raise FontFileError(f"cannot use the font '{path.name}': {reason}") from None
+    pdfmetrics.registerFont(font)
+    _FILE_FACES[key] = (FontFace(name, path, frozenset(font.face.charToGlyph)), fallback)
+    return key
+
+
 @cache
 def face(family: str, weight: str = REGULAR) -> FontFace:
-    """The registered face of a family ('latin' or 'arabic') at a weight."""
+    """The registered face of a family ('latin' or 'arabic') at a weight (or the face of
+    a registered font file, whose 'arabic' family is the shipped one)."""
+    own = _FILE_FACES.get(weight)
+    if own is not None:
+        return own[0] if family == "latin" else face(family, own[1])
     module, stem = FAMILIES[family]
     name = f"{stem}-{weight.title()}"
     path = _static_instance(_package_font(module), _WEIGHTS[weight], name)

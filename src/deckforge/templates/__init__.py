@@ -1,0 +1,167 @@
+"""Card templates: how a card looks, written as YAML instead of Python.
+
+A template (``kind: template``) names a card size, named ``sizes``, ``colours`` and text
+``styles``, and the ``elements`` drawn in order: ``rect``, ``circle``, ``ellipse``,
+``line``, ``polygon``, ``text``, ``icon``, ``image`` and ``group``. Elements bind the
+card's fields (``"{question}"``, ``fill: "{category.colour}"``), are drawn only
+``when`` a condition holds, and are placed in mm, pt or % of the card from its trim,
+safe area or bleed. A template may ``extends`` another and change its parts by name; an
+edition changes a shipped template by putting a file of the same name in its own
+``templates/`` folder. ``template.schema.json`` checks every file; its field reference
+is in the modules :mod:`.load`, :mod:`.geometry`, :mod:`.lengths`, :mod:`.colours`,
+:mod:`.bind` and :mod:`.elements`.
+
+The stages, in order: :mod:`.load` finds a template (the edition's folder, then
+:data:`~deckforge.templates.load.SHIPPED`), reads it and merges what it extends;
+:mod:`.compile` works out its sizes, colours, styles and boxes for one deck; :mod:`.draw`
+binds each card's fields and makes its drawing operations, drawing the parts many cards
+share once, as keyed faces.
+
+How a card kind hands its cards to the engine
+---------------------------------------------
+A card kind keeps only its rules (counts, which cards exist, what they hint at) and
+gives the engine three things:
+
+1. its cards, each a mapping of field name → value (rows of a CSV or XLSX file from
+   :mod:`deckforge.tabular`, whose values are :class:`~deckforge.model.Text` with their
+   place) or an object with fields (the model's dataclasses, such as
+   :class:`~deckforge.model.PlaceCard`); a field that holds a picture holds an
+   :class:`~deckforge.model.Art`;
+2. the names of the face and back templates (a kind whose backs differ per card, such
+   as player colours, binds the back's colours to a field of the card);
+3. a :class:`~deckforge.templates.compile.Context`: the edition's locale and palette,
+   the deck's and edition's values that bindings read (:func:`context_for` makes it from
+   the model), the card size and the prefix of the keys of shared faces.
+
+:func:`lay_out_cards` then compiles each template once for the deck and returns the
+laid-out cards with every problem found (text that cannot fit, art too coarse), each at
+the place of the data or template that causes it. A kind reading spreadsheet data first
+checks it with :func:`deckforge.tabular.check` against :func:`needs`, so a field the
+template binds that the data lacks is an error naming both places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from deckforge.errors import Problem, SourceRef
+from deckforge.layout.ops import Card
+from deckforge.model import Deck, Edition
+from deckforge.templates.bind import shared_values
+from deckforge.templates.compile import Compiled, Context, compile_template
+from deckforge.templates.draw import DeckDrawing, draw_side
+from deckforge.templates.load import EDITION_FOLDER, Library
+
+__all__ = [
+    "Compiled",
+    "Context",
+    "Library",
+    "compile_named",
+    "context_for",
+    "lay_out_cards",
+    "lay_out_deck",
+    "needs",
+]
+
+
+def context_for(edition: Edition, deck: Deck) -> Context:
+    """The context of one deck of an edition of the model."""
+    palette = {
+        "ink": edition.palette.ink,
+        "paper": edition.palette.paper,
+        "accent": edition.palette.accent,
+        "accent_dark": edition.palette.accent_dark,
+    }
+    shared = shared_values(
+        {"id": deck.id, "back": deck.back_label, "size": deck.size_name},
+        {"id": edition.id, "game": edition.game, "title": edition.title, "locale": edition.locale},
+        palette,
+    )
+    return Context(edition.locale, palette, shared, deck.size_mm, f"{edition.id}/{deck.id}")
+
+
+def compile_named(
+    library: Library, name: str, context: Context, ref: SourceRef | None = None
+) -> tuple[Compiled | None, list[Problem]]:
+    """A template of the library compiled for a deck, or the problems that stop it."""
+    template, problems = library.get(name, ref)
+    if template is None:
+        return None, problems
+    return compile_template(template, context)
+
+
+def needs(compiled: Compiled) -> dict[str, tuple[str, SourceRef]]:
+    """The card fields a compiled template binds: for each, what it must be (text,
+    number, colour, icon or art) and where the template binds it first."""
+    return dict(compiled.needs)
+
+
+def lay_out_cards(
+    cards: Sequence[object],
+    library: Library,
+    context: Context,
+    face: str,
+    back: str | None,
+    ref: SourceRef | None = None,
+) -> tuple[list[Card], list[Problem]]:
+    """Cards drawn from a face template and a back template (each compiled once), or the
+    problems that stop them."""
+    sides = []
+    problems: list[Problem] = []
+    for name in (face, back):
+        if name is None:
+            sides.append(None)
+            continue
+        compiled, found = compile_named(library, name, context, ref)
+        problems.extend(found)
+        sides.append(compiled)
+    if problems:
+        return [], problems
+    drawn = []
+    for compiled in sides:
+        if compiled is None:
+            drawn.append([None] * len(cards))
+            continue
+        faces, found = draw_side(DeckDrawing(compiled, cards, context), cards)
+        drawn.append(faces)
+        problems.extend(found)
+    card = sides[0].card
+    laid: list[Card] = []
+    blank = _blank_back()
+    for index, (front, rear) in enumerate(zip(drawn[0], drawn[1], strict=True)):
+        if front is None or (back is not None and rear is None):
+            continue
+        identity = _id(cards[index], index)
+        laid.append(Card(identity, card.w, card.h, front, rear or blank))
+    return laid, problems
+
+
+def _blank_back():
+    from deckforge.layout.ops import Face
+
+    return Face((), key="blank-back")
+
+
+def _id(card: object, index: int) -> str:
+    from deckforge.templates.draw import card_id
+
+    return card_id(card, index)
+
+
+def lay_out_deck(
+    edition: Edition, deck: Deck, face: str, back: str | None
+) -> tuple[list[Card], list[Problem]]:
+    """A deck of the model drawn from templates: the edition's own, else the shipped."""
+    root = edition.folder.resolve().parent.parent
+    library = Library.for_edition(edition.folder, root)
+    return lay_out_cards(deck.cards, library, context_for(edition, deck), face, back, deck.ref)
+
+
+def dependencies(edition_folder: Path) -> list[Path]:
+    """The files of an edition's own templates folder (what its cards' look depends on
+    besides deckforge's own templates)."""
+    folder = edition_folder / EDITION_FOLDER
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file())

@@ -1,0 +1,205 @@
+"""Bindings: ``"{question}"``, ``"{category.colour}"``, ``"{deck.back|upper}"``.
+
+A binding names a card's field by a dotted path, looked up through mappings (rows of a
+CSV or XLSX file: field name → :class:`~deckforge.model.Text` with its place) and the
+fields of the model's dataclasses (``PlaceCard.name``, ``.category.colour``, ``.art``).
+Three roots name what every card of a deck shares instead: ``deck`` (``id``, ``back``,
+``size``), ``edition`` (``id``, ``game``, ``title``, ``locale``) and ``palette`` (``ink``,
+``paper``, ``accent``, ``accent_dark``). Filters after a bar change bound text:
+``upper``, ``lower`` and ``digits`` (a number in the edition's script); ``{{`` and ``}}``
+are literal braces.
+
+Bound text keeps where it was written (the :class:`~deckforge.model.Text`'s ref), so
+text that cannot fit is reported at the line of the source that holds it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from deckforge.errors import SourceRef
+from deckforge.model import Art
+from deckforge.model import Text as SourceText
+from deckforge.text.script import localise_digits
+
+#: Roots of the paths that name the deck's and edition's values, not a card's fields.
+ROOTS = ("deck", "edition", "palette")
+FILTERS = ("upper", "lower", "digits")
+
+
+class BindError(ValueError):
+    """A binding that cannot be read, or a bound value that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One binding: the path of a field and the filters applied to its text."""
+
+    path: tuple[str, ...]
+    filters: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The path as written: ``category.colour``."""
+        return ".".join(self.path)
+
+    @property
+    def on_card(self) -> bool:
+        """Whether the field is a card's own (not the deck's or edition's)."""
+        return self.path[0] not in ROOTS
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Text with bindings in it, parsed once: literal strings and fields in order."""
+
+    parts: tuple[str | Field, ...]
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The bindings it uses."""
+        return tuple(p for p in self.parts if isinstance(p, Field))
+
+    @property
+    def single(self) -> Field | None:
+        """The field, when the pattern is exactly one binding (``"{art}"``)."""
+        if len(self.parts) == 1 and isinstance(self.parts[0], Field):
+            return self.parts[0]
+        return None
+
+
+_BINDING = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+
+
+def parse_field(text: str) -> Field:
+    """``category.colour|upper`` as a Field; BindError if it is not one."""
+    path_text, *filters = (part.strip() for part in text.split("|"))
+    path = tuple(part.strip() for part in path_text.split("."))
+    if not path_text or any(not part or part.startswith("_") for part in path):
+        raise BindError(f"'{{{text}}}' does not name a field (like '{{name}}' or '{{a.b}}')")
+    for name in filters:
+        if name not in FILTERS:
+            raise BindError(f"unknown filter '{name}' (filters: {', '.join(FILTERS)})")
+    return Field(path, tuple(filters))
+
+
+@cache
+def parse(text: str) -> Pattern:
+    """Text with ``{field}`` bindings; BindError on an unclosed or empty brace."""
+    parts: list[str | Field] = []
+    literal = ""
+    position = 0
+    for match in _BINDING.finditer(text):
+        literal += text[position : match.start()]
+        position = match.end()
+        token = match.group()
+        if token in ("{{", "}}"):
+            literal += token[0]
+        elif match.group(1) is None:
+            raise BindError(f"a lone '{token}' in {text!r}: write '{token * 2}' for a brace")
+        else:
+            if literal:
+                parts.append(literal)
+                literal = ""
+            parts.append(parse_field(match.group(1)))
+    literal += text[position:]
+    if literal:
+        parts.append(literal)
+    return Pattern(tuple(parts))
+
+
+@cache
+def _field_names(kind: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(kind))
+
+
+def lookup(value: object, path: tuple[str, ...]) -> object:
+    """The value at ``path`` in mappings and dataclasses; None where nothing is set."""
+    for part in path:
+        if value is None:
+            return None
+        if isinstance(value, Mapping):
+            value = value.get(part)
+        elif dataclasses.is_dataclass(value) and part in _field_names(type(value)):
+            value = getattr(value, part)
+        else:
+            return None
+    return value
+
+
+def raw(value: object) -> object:
+    """A bound value as what decides how a card looks: text for texts, paths for art."""
+    if isinstance(value, SourceText):
+        return value.value
+    if isinstance(value, Art):
+        return str(value.path)
+    return value
+
+
+def is_set(value: object) -> bool:
+    """Whether a field is set and not empty (what ``when: field`` asks)."""
+    value = raw(value)
+    return value is not None and value != "" and value is not False
+
+
+class Scope:
+    """The values one card's bindings read: the card's fields and the deck's values."""
+
+    __slots__ = ("card", "shared", "locale", "notes")
+
+    def __init__(self, card: object, shared: Mapping[str, object], locale: str):
+        self.card = card
+        self.shared = shared
+        self.locale = locale
+        #: Warnings found while drawing the card (art under 300 dpi).
+        self.notes: list = []
+
+    def value(self, field: Field) -> object:
+        """The field's value (a Text, Art, text, number…), or None when it is not set."""
+        root = field.path[0]
+        if root in ROOTS:
+            return lookup(self.shared.get(root), field.path[1:])
+        return lookup(self.card, field.path)
+
+    def text(self, pattern: Pattern) -> tuple[str, SourceRef | None]:
+        """The pattern's text for this card and the place of the first bound text."""
+        out: list[str] = []
+        ref = None
+        for part in pattern.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            value = self.value(part)
+            if ref is None and isinstance(value, SourceText):
+                ref = value.ref
+            out.append(self.filtered(part, value))
+        return "".join(out), ref
+
+    def filtered(self, field: Field, value: object) -> str:
+        """A bound value as text, through the field's filters."""
+        value = raw(value)
+        if value is None:
+            text = ""
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            text = str(value)
+        else:
+            raise BindError(f"'{{{field.name}}}' is not text (name one of its fields)")
+        for name in field.filters:
+            if name == "upper":
+                text = text.upper()
+            elif name == "lower":
+                text = text.lower()
+            else:
+                text = localise_digits(text, self.locale)
+        return text
+
+
+def shared_values(
+    deck: Mapping[str, object], edition: Mapping[str, object], palette: Mapping[str, str]
+) -> dict[str, object]:
+    """The values under the roots ``deck``, ``edition`` and ``palette``."""
+    return {"deck": dict(deck), "edition": dict(edition), "palette": dict(palette)}

@@ -1,0 +1,368 @@
+"""Compiling a template for one deck: sizes, colours, styles and boxes worked out once.
+
+The card's size is known when a deck is laid out, so every length becomes points, every
+colour that binds no card field becomes a constant, every style a
+:class:`~deckforge.text.fit.TextStyle` and every binding a parsed
+:class:`~deckforge.templates.bind.Pattern`. What is left for each card is binding its
+fields, fitting its text and making the drawing operations.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckforge.errors import Problem, SourceRef
+from deckforge.layout.ops import RGB, hex_colour
+from deckforge.templates import geometry
+from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
+from deckforge.templates.colours import Colour, ColourError, Colours
+from deckforge.templates.elements import COMMON_KEYS, Condition, Element, Paint, load_all
+from deckforge.templates.lengths import Box, LengthError, length
+from deckforge.templates.load import Template
+from deckforge.templates.spec import Spec
+from deckforge.text import fonts
+from deckforge.text.fit import TextStyle
+from deckforge.text.script import is_rtl_locale
+from deckforge.units import CARD_SIZES_MM, INCH, mm
+
+#: The defaults of a template's settings.
+DEFAULT_BLEED = INCH / 8
+DEFAULT_SAFE = INCH / 8
+#: Smallest type on a card unless a style says otherwise (print shops: 7 pt).
+MIN_TYPE = 7.0
+#: Kinds of data a binding needs, strongest first (a field used as a colour and as
+#: text must be a colour).
+KINDS = ("art", "icon", "colour", "number", "text")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a card kind tells the engine about a deck: the edition's locale and palette,
+    the values bindings under ``deck``, ``edition`` and ``palette`` read, the card's size
+    (None: the template's own) and the prefix of the keys of its shared faces."""
+
+    locale: str
+    palette: Mapping[str, str]
+    shared: Mapping[str, object]
+    size_mm: tuple[float, float] | None = None
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class TextLook:
+    """A text element's style, compiled: how the fitter sets it, its colour, where it sits
+    in its box vertically."""
+
+    style: TextStyle
+    colour: Colour
+    valign: str
+
+
+@dataclass
+class Compiled:
+    """A template compiled for a deck: the card and the elements, in drawing order."""
+
+    name: str
+    card: geometry.Card
+    elements: list[Element]
+    locale: str
+    #: What each card field it binds must be (text, number, colour, icon, art), and where
+    #: the template first binds it.
+    needs: dict[str, tuple[str, SourceRef]] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+
+
+class Compiler:
+    """Compiles one template for one deck; elements call its helpers for their keys."""
+
+    def __init__(self, template: Template, context: Context):
+        self.template = template
+        self.context = context
+        self.locale = context.locale
+        self.problems: list[Problem] = []
+        self.needs: dict[str, tuple[str, SourceRef]] = {}
+        self.files: list[Path] = list(template.files)
+        self.card = self._card()
+        self.rtl = is_rtl_locale(context.locale) and self._setting("mirror", True) is not False
+        self.names = {"safe": self.card.safe, "bleed": self.card.bleed}
+        trim = Box(self.card.w, self.card.h)
+        for name, (value, origin) in template.sizes.items():
+            try:
+                self.names[name] = length(value, "", trim, self.names)
+            except LengthError as exc:
+                self.problems.append(Problem(origin.ref, f"sizes.{name}: {exc}"))
+        palette: dict[str, RGB] = {k: hex_colour(v) for k, v in context.palette.items()}
+        self.colours = Colours(palette, {k: v for k, (v, _) in template.colours.items()})
+        for name, (_, origin) in template.colours.items():
+            if name in palette:
+                self.problems.append(
+                    Problem(origin.ref, f"'{name}' is a palette colour; give yours another name")
+                )
+                continue
+            try:
+                compiled = self.colours.define(name)
+            except ColourError as exc:
+                self.problems.append(Problem(origin.ref, str(exc)))
+            else:
+                self._need(compiled.fields, "colour", origin.ref)
+
+    def _setting(self, key: str, default: object) -> object:
+        found = self.template.settings.get(key)
+        return default if found is None else found[0]
+
+    def _card(self) -> geometry.Card:
+        def points(key: str, default: float) -> float:
+            found = self.template.settings.get(key)
+            if found is None:
+                return default
+            try:
+                return length(found[0], "", Box(0, 0))
+            except LengthError as exc:
+                self.problems.append(Problem(found[1].ref, f"{key}: {exc}"))
+                return default
+
+        bleed, safe = points("bleed", DEFAULT_BLEED), points("safe", DEFAULT_SAFE)
+        if self.context.size_mm is not None:
+            w, h = self.context.size_mm
+            return geometry.Card(mm(w), mm(h), safe, bleed)
+        size = self.template.settings.get("size")
+        if size is not None:
+            w, h = CARD_SIZES_MM[str(size[0])]
+            return geometry.Card(mm(w), mm(h), safe, bleed)
+        if "width" in self.template.settings and "height" in self.template.settings:
+            return geometry.Card(points("width", 0.0), points("height", 0.0), safe, bleed)
+        self.problems.append(
+            Problem(
+                self.template.ref,
+                "the template names no card size: give 'size' (poker, bridge, tarot…) or "
+                "'width' and 'height'",
+            )
+        )
+        return geometry.Card(mm(63.5), mm(88.9), safe, bleed)
+
+    # --- helpers for elements ------------------------------------------------------------
+
+    def problem(self, spec: Spec, key: str, message: str) -> None:
+        """A problem with one key of an element."""
+        self.problems.append(Problem(spec.at(key), f"{spec.name}.{key}: {message}"))
+
+    def _need(self, fields: tuple[Field, ...], kind: str, ref: SourceRef) -> None:
+        for f in fields:
+            if not f.on_card:
+                continue
+            wanted = "number" if "digits" in f.filters and kind == "text" else kind
+            old = self.needs.get(f.name)
+            if old is None or KINDS.index(wanted) < KINDS.index(old[0]):
+                self.needs[f.name] = (wanted, ref)
+
+    def place(self, spec: Spec, frame: geometry.Frame) -> geometry.Place:
+        """An element's box (a zero box after reporting a problem)."""
+        try:
+            return geometry.place(spec.data, frame, self.names, int(spec.data.get("rotation", 0)))
+        except geometry.GeometryError as exc:
+            self.problem(spec, exc.key, str(exc))
+            return geometry.Place(0, 0, 0, 0)
+
+    def length(self, spec: Spec, key: str, axis: str, box: Box, default: float = 0.0) -> float:
+        """A length key of an element, ``%`` of ``box``."""
+        if key not in spec.data:
+            return default
+        try:
+            return length(spec.data[key], axis, box, self.names)
+        except LengthError as exc:
+            self.problem(spec, key, str(exc))
+            return default
+
+    def colour(self, spec: Spec, key: str) -> Colour | None:
+        """A colour key, compiled (None when absent or wrong)."""
+        if key not in spec.data:
+            return None
+        try:
+            compiled = self.colours.compile(spec.data[key])
+        except ColourError as exc:
+            self.problem(spec, key, str(exc))
+            return None
+        self._need(compiled.fields, "colour", spec.at(key))
+        return compiled
+
+    def pattern(self, spec: Spec, key: str, kind: str = "text") -> Pattern | None:
+        """A key holding text with bindings, parsed."""
+        value = spec.data.get(key)
+        if value is None:
+            return None
+        try:
+            pattern = parse(str(value))
+        except BindError as exc:
+            self.problem(spec, key, str(exc))
+            return None
+        self._need(pattern.fields, kind, spec.at(key))
+        return pattern
+
+    def paint(self, spec: Spec, box: Box) -> Paint:
+        """A shape's fill and outline."""
+        dash = tuple(
+            self.length(Spec({"d": d}, spec.origins, spec.origin), "d", "", box)
+            for d in spec.data.get("dash", ())
+        )
+        return Paint(
+            self.colour(spec, "fill"),
+            self.colour(spec, "stroke"),
+            self.length(spec, "stroke_width", "", box, 0.5),
+            dash,
+        )
+
+    def conditions(self, spec: Spec) -> tuple[Condition, ...]:
+        """An element's ``when`` and ``unless``."""
+        found: list[Condition] = []
+        for key, negate in (("when", False), ("unless", True)):
+            value = spec.data.get(key)
+            if value is None:
+                continue
+            items = value.items() if isinstance(value, dict) else [(value, None)]
+            for name, wanted in items:
+                try:
+                    f = parse_field(str(name).strip().strip("{}"))
+                except BindError as exc:
+                    self.problem(spec, key, str(exc))
+                    continue
+                values = None
+                if wanted is not None:
+                    listed = wanted if isinstance(wanted, list) else [wanted]
+                    values = tuple(str(v) for v in listed)
+                self._need((f,), "text", spec.at(key))
+                found.append(Condition(f, values, negate))
+        return tuple(found)
+
+    def text_look(self, spec: Spec, box: Box) -> TextLook:
+        """A text element's style: its named style with the element's own keys over it."""
+        merged: dict[str, object] = {}
+        where: dict[str, Spec] = {}
+        name = spec.data.get("style")
+        if name is not None:
+            style = self.template.styles.get(str(name))
+            if style is None:
+                known = ", ".join(sorted(self.template.styles)) or "none"
+                self.problem(spec, "style", f"unknown style '{name}' (styles: {known})")
+            else:
+                merged.update(style.data)
+                where.update(dict.fromkeys(style.data, style))
+        for key in STYLE_KEYS:
+            if key in spec.data:
+                merged[key] = spec.data[key]
+                where[key] = spec
+        return self._look(merged, where, box)
+
+    def _look(self, merged: dict, where: dict[str, Spec], box: Box) -> TextLook:
+        def value(key: str, default: float) -> float:
+            if key not in merged:
+                return default
+            return self.length(where[key], key, "h", box, default)
+
+        size = value("size", 10.0)
+        min_size = value("min_size", min(size, MIN_TYPE))
+        weight = str(merged.get("weight", fonts.REGULAR))
+        if "font" in merged and merged["font"] != "sans":
+            weight = self.font(where["font"], weight)
+        colour = None
+        if "colour" in merged:
+            colour = self.colour(where["colour"], "colour")
+        if colour is None:
+            colour = self.colours.compile("ink" if "ink" in self.colours.palette else "black")
+        style = TextStyle(
+            size=size,
+            min_size=min(min_size, size),
+            weight=weight,
+            leading=float(merged.get("leading", 1.2)),
+            max_lines=int(merged.get("max_lines", 0)),
+            align=str(merged.get("align", "start")),
+        )
+        return TextLook(style, colour, str(merged.get("valign", "top")))
+
+    def font(self, spec: Spec, weight: str) -> str:
+        """The weight key of a font file named by a style."""
+        path = self.path(spec, "font", (".ttf", ".otf"))
+        if path is None:
+            return weight
+        try:
+            return fonts.register_file(path, weight)
+        except (fonts.FontFileError, OSError) as exc:
+            self.problem(spec, "font", str(exc))
+            return weight
+
+    def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
+        """A file named by a key, relative to the file that wrote it, inside its root."""
+        origin = spec.folder(key)
+        value = str(spec.data[key])
+        target = origin.folder / value
+        if Path(value).is_absolute() or not _inside(target, origin.root):
+            self.problem(spec, key, f"'{value}' is outside the project; files must stay inside it")
+            return None
+        if not value.lower().endswith(suffixes):
+            self.problem(spec, key, f"'{value}' is not a {' or '.join(suffixes)} file")
+            return None
+        if not target.is_file():
+            self.problem(spec, key, f"the file '{value}' does not exist")
+            return None
+        self.files.append(target)
+        return target
+
+    def elements(
+        self, specs: list[Spec], frame: geometry.Frame, conditions: tuple = ()
+    ) -> list[Element]:
+        """Elements compiled in order; groups that are not turned give their children."""
+        registry = load_all()
+        out: list[Element] = []
+        for spec in specs:
+            kind = spec.data.get("type")
+            if kind is None:
+                self.problems.append(
+                    Problem(spec.at("name"), f"the element '{spec.name}' has no 'type'")
+                )
+                continue
+            cls = registry[str(kind)]
+            if self._keys_fit(spec, cls):
+                out.extend(cls(spec, self, frame, conditions).flattened())
+        return out
+
+    def _keys_fit(self, spec: Spec, cls: type[Element]) -> bool:
+        """Whether every key of an element is one its type takes (the schema allows the
+        keys of every type; each type knows its own)."""
+        allowed = [*COMMON_KEYS, *cls.keys]
+        given = list(spec.data) + (["elements"] if spec.children else [])
+        wrong = [key for key in given if key not in allowed]
+        for key in wrong:
+            guess = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean '{guess[0]}'?" if guess else ""
+            self.problems.append(
+                Problem(spec.at(key), f"a {cls.type} element has no key '{key}'{hint}")
+            )
+        return not wrong
+
+
+STYLE_KEYS = ("font", "weight", "size", "min_size", "colour", "align", "valign", "leading")
+STYLE_KEYS += ("max_lines",)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def compile_template(template: Template, context: Context) -> tuple[Compiled | None, list[Problem]]:
+    """A template compiled for a deck, or the problems that stop it."""
+    compiler = Compiler(template, context)
+    card = compiler.card
+    frame = geometry.Frame(card.w, card.h, mirror=compiler.rtl, card=card)
+    elements = compiler.elements(template.elements, frame)
+    if compiler.problems:
+        return None, list(dict.fromkeys(compiler.problems))
+    return (
+        Compiled(template.name, card, elements, context.locale, compiler.needs, compiler.files),
+        [],
+    )

@@ -1,0 +1,129 @@
+"""Drawing a deck's cards from a compiled template, drawing shared parts once.
+
+Before any card is drawn, each element's bound values are read on every card. An
+element that looks the same on many cards (it binds nothing of the card, or fields with
+few values: a category's colour and name) is *shared*: consecutive shared elements are
+drawn together, once per distinct set of values, into a keyed
+:class:`~deckforge.layout.ops.Face` that cards draw with :class:`~deckforge.layout.ops.Use`,
+which the PDF holds once as a form. The rest (a place's name, its icon) is drawn on
+each card. A card whose whole side is shared (a deck's back) is that keyed face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from deckforge.errors import Problem, SourceRef
+from deckforge.layout.ops import Face, Use
+from deckforge.templates.bind import BindError, Field, Scope, raw
+from deckforge.templates.compile import Compiled, Context
+from deckforge.templates.elements import CardError, Element
+
+
+@dataclass
+class _Segment:
+    """Consecutive elements drawn the same way: shared (into keyed faces) or per card."""
+
+    shared: bool
+    elements: list[Element]
+    #: Positions, in a card's row of field values, of the fields these elements bind.
+    columns: tuple[int, ...] = ()
+    faces: dict[tuple, Face] = field(default_factory=dict)
+
+
+def card_id(card: object, index: int) -> str:
+    """How problems name a card: its id, or its number in the deck."""
+    value = raw(card.get("id") if isinstance(card, dict) else getattr(card, "id", None))
+    return str(value) if value not in (None, "") else f"#{index + 1}"
+
+
+class DeckDrawing:
+    """One side of a deck's cards drawn from one compiled template."""
+
+    def __init__(self, compiled: Compiled, cards: Sequence[object], context: Context):
+        self.compiled = compiled
+        self.context = context
+        fields: list[Field] = []
+        for element in compiled.elements:
+            fields.extend(f for f in element.fields if f.on_card and f not in fields)
+        self.fields = tuple(fields)
+        self.rows = [self.row(card) for card in cards]
+        self.segments = self._segments()
+
+    def row(self, card: object) -> tuple:
+        """The values of every card field the template binds, on one card."""
+        scope = Scope(card, self.context.shared, self.context.locale)
+        return tuple(raw(scope.value(f)) for f in self.fields)
+
+    def _columns(self, elements: list[Element]) -> tuple[int, ...]:
+        found = {self.fields.index(f) for e in elements for f in e.fields if f.on_card}
+        return tuple(sorted(found))
+
+    def _segments(self) -> list[_Segment]:
+        """Elements split into runs of shared and per-card ones."""
+        limit = max(1, len(self.rows) // 2)
+        segments: list[_Segment] = []
+        for element in self.compiled.elements:
+            columns = self._columns([element])
+            distinct = {tuple(row[c] for c in columns) for row in self.rows}
+            shared = len(distinct) <= limit
+            if segments and segments[-1].shared == shared:
+                segments[-1].elements.append(element)
+            else:
+                segments.append(_Segment(shared, [element]))
+        for segment in segments:
+            segment.columns = self._columns(segment.elements)
+        return segments
+
+    def face(self, card: object, index: int, notes: list[Problem]) -> Face:
+        """One card's side; CardError or BindError when its data cannot be drawn."""
+        scope = Scope(card, self.context.shared, self.context.locale)
+        row = self.rows[index]
+        out: list = []
+        for number, segment in enumerate(self.segments):
+            if not segment.shared:
+                for element in segment.elements:
+                    self._draw(element, scope, out)
+                continue
+            values = tuple(row[c] for c in segment.columns)
+            face = segment.faces.get(values)
+            if face is None:
+                ops: list = []
+                for element in segment.elements:
+                    self._draw(element, scope, ops)
+                key = f"{self.context.key}/{self.compiled.name}/{number}/{len(segment.faces)}"
+                face = segment.faces[values] = Face(tuple(ops), key=key)
+            if len(self.segments) == 1:
+                notes.extend(scope.notes)
+                return face
+            if face.ops:
+                out.append(Use(face))
+        notes.extend(scope.notes)
+        return Face(tuple(out))
+
+    @staticmethod
+    def _draw(element: Element, scope: Scope, out: list) -> None:
+        try:
+            element.draw(scope, out)
+        except BindError as exc:
+            raise CardError(element.ref, f"{element.name}: {exc}") from None
+
+
+def draw_side(
+    drawing: DeckDrawing, cards: Sequence[object]
+) -> tuple[list[Face | None], list[Problem]]:
+    """Every card's side (None where it cannot be drawn) and the problems found."""
+    faces: list[Face | None] = []
+    problems: list[Problem] = []
+    for index, card in enumerate(cards):
+        try:
+            faces.append(drawing.face(card, index, problems))
+        except CardError as exc:
+            problems.append(_problem(exc.ref, card_id(card, index), str(exc)))
+            faces.append(None)
+    return faces, problems
+
+
+def _problem(ref: SourceRef, card: str, message: str) -> Problem:
+    return Problem(ref, f"card '{card}': {message}")

@@ -1,0 +1,205 @@
+"""The element types of templates: one module each, registered by their ``type``.
+
+An element type is a subclass of :class:`Element` naming its ``type`` and the JSON
+Schema of its own ``keys``; ``compile`` reads its keys once per deck and ``ops`` draws it
+on one card. The keys every element takes (its name, box, rotation, conditions) are
+handled here. Adding an element type is adding a module to this package: it is imported
+and registered with the rest, and ``template.schema.json`` is generated from the registry
+(``python -m deckforge.templates.schema``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from deckforge.errors import SourceRef
+from deckforge.layout.ops import RGB, Transform
+from deckforge.templates.bind import Field, Scope, is_set, raw
+from deckforge.templates.colours import Colour
+from deckforge.templates.geometry import Frame, Place
+from deckforge.templates.spec import Spec
+
+if TYPE_CHECKING:
+    from deckforge.templates.compile import Compiler
+
+#: Element types by name, filled as the modules of this package are imported.
+REGISTRY: dict[str, type[Element]] = {}
+
+_LENGTH = {"$ref": "#/$defs/length"}
+_COLOUR = {"$ref": "#/$defs/colour"}
+_CONDITION = {"$ref": "#/$defs/condition"}
+
+#: Keys every element takes, as JSON Schema.
+COMMON_KEYS: dict[str, dict] = {
+    "name": {
+        "description": "The element's name: what a template extending this one changes it by.",
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 64,
+    },
+    "type": {"description": "What the element is.", "enum": []},
+    "when": {**_CONDITION, "description": "Draw it only on cards where this holds."},
+    "unless": {**_CONDITION, "description": "Draw it only on cards where this does not hold."},
+    "from": {
+        "description": "The box x and y are measured from: the trim (default), the safe "
+        "area or the bleed. Only for the card's own elements, not a group's.",
+        "enum": ["trim", "safe", "bleed"],
+    },
+    "x": {**_LENGTH, "description": "From the left of the reference box."},
+    "y": {**_LENGTH, "description": "From the top of the reference box."},
+    "w": {**_LENGTH, "description": "Width."},
+    "h": {**_LENGTH, "description": "Height."},
+    "size": {**_LENGTH, "description": "Width and height at once."},
+    "right": {**_LENGTH, "description": "Inset of the right edge from the box's right."},
+    "bottom": {**_LENGTH, "description": "Inset of the bottom edge from the box's bottom."},
+    "anchor": {
+        "description": "The point of the element that x and y place.",
+        "enum": [
+            "top-left",
+            "top",
+            "top-right",
+            "left",
+            "centre",
+            "right",
+            "bottom-left",
+            "bottom",
+            "bottom-right",
+        ],
+    },
+    "rotation": {
+        "description": "Clockwise turn of what is drawn in the box, in degrees.",
+        "enum": [0, 90, 180, 270],
+    },
+    "bleed": {
+        "description": "Sides that lie on the trim reach out to the bleed's edge.",
+        "type": "boolean",
+    },
+    "mirror": {
+        "description": "Whether right-to-left editions mirror it (default true).",
+        "type": "boolean",
+    },
+    "before": {"description": "Put a new element before this one.", "type": "string"},
+    "after": {"description": "Put a new element after this one.", "type": "string"},
+    "remove": {"description": "Drop an inherited element of this name.", "const": True},
+}
+
+#: Fill and outline, for shapes.
+PAINT_KEYS: dict[str, dict] = {
+    "fill": {**_COLOUR, "description": "The colour inside."},
+    "stroke": {**_COLOUR, "description": "The colour of the outline."},
+    "stroke_width": {**_LENGTH, "description": "The outline's width (default 0.5pt)."},
+    "dash": {
+        "description": "A dashed outline: lengths drawn and skipped, like [3pt, 2pt].",
+        "type": "array",
+        "items": _LENGTH,
+        "minItems": 1,
+        "maxItems": 8,
+    },
+}
+
+
+class CardError(Exception):
+    """Something one card's data makes impossible to draw, at the place of that data."""
+
+    def __init__(self, ref: SourceRef, message: str):
+        super().__init__(message)
+        self.ref = ref
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``when``/``unless``: a field is set, or equals one of some values."""
+
+    field: Field
+    values: tuple[str, ...] | None = None
+    negate: bool = False
+
+    def holds(self, scope: Scope) -> bool:
+        """Whether the condition holds on a card."""
+        value = scope.value(self.field)
+        if self.values is None:
+            result = is_set(value)
+        else:
+            found = raw(value)
+            result = found is not None and str(found) in self.values
+        return result != self.negate
+
+
+@dataclass(frozen=True)
+class Paint:
+    """A shape's fill, outline colour, outline width and dash, compiled."""
+
+    fill: Colour | None
+    stroke: Colour | None
+    width: float
+    dash: tuple[float, ...]
+
+    def colours(self, scope: Scope) -> tuple[RGB | None, RGB | None]:
+        """Fill and outline on one card."""
+        return (
+            self.fill.of(scope) if self.fill else None,
+            self.stroke.of(scope) if self.stroke else None,
+        )
+
+
+class Element:
+    """One thing a template draws. Subclasses set ``type`` and ``keys``."""
+
+    type: ClassVar[str] = ""
+    keys: ClassVar[dict[str, dict]] = {}
+    description: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.type:
+            REGISTRY[cls.type] = cls
+
+    def __init__(self, spec: Spec, compiler: Compiler, frame: Frame, conditions: tuple = ()):
+        self.name = spec.name
+        self.ref = spec.origin.ref
+        self.conditions: tuple[Condition, ...] = conditions + compiler.conditions(spec)
+        self.place: Place = compiler.place(spec, frame)
+        self.fields: list[Field] = [c.field for c in self.conditions]
+        self.compile(spec, compiler)
+
+    def compile(self, spec: Spec, compiler: Compiler) -> None:
+        """Read the element's own keys (once per deck)."""
+
+    def uses(self, *fields: Field) -> None:
+        """Note fields the element binds: cards that differ in them look different."""
+        self.fields.extend(f for f in fields if f not in self.fields)
+
+    def ops(self, scope: Scope) -> list:
+        """What the element draws on one card, in its own box's coordinates."""
+        raise NotImplementedError
+
+    def visible(self, scope: Scope) -> bool:
+        """Whether the element is drawn on a card."""
+        return all(c.holds(scope) for c in self.conditions)
+
+    def flattened(self) -> list[Element]:
+        """The elements to draw in its place (a group that is not turned gives its
+        children, so each can be shared on its own)."""
+        return [self]
+
+    def draw(self, scope: Scope, out: list) -> None:
+        """Append the element's operations on one card, turned into place."""
+        if not self.visible(scope):
+            return
+        ops = self.ops(scope)
+        if not ops:
+            return
+        if self.place.matrix is None:
+            out.extend(ops)
+        else:
+            out.append(Transform(self.place.matrix, tuple(ops)))
+
+
+def load_all() -> dict[str, type[Element]]:
+    """Every element type, its module imported."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    return REGISTRY

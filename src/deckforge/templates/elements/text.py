@@ -1,0 +1,105 @@
+"""``text``: text with bindings set in its box by the fitter: wrapped, shrunk from the
+style's size down to its minimum, and never clipped: text that cannot fit is an error at
+the line of the source that holds it.
+
+The text and its style go to :func:`deckforge.text.fit.fit` as they are, so whatever the
+fitter learns to set (markup, inline icons) templates can use at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from deckforge.layout.ops import Text as TextOp
+from deckforge.templates.bind import Scope
+from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
+from deckforge.templates.lengths import Box
+from deckforge.text.fit import FitError, fit
+from deckforge.text.script import is_rtl_locale
+
+#: The keys a style has; a text element may give any of them to change its style.
+STYLE_KEYS: dict[str, dict] = {
+    "font": {
+        "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default) "
+        "or a TrueType font file in the project, relative to this file.",
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 300,
+    },
+    "weight": {"description": "regular or bold.", "enum": ["regular", "bold"]},
+    "size": {**_LENGTH, "description": "The size text is set at when it fits (default 10pt)."},
+    "min_size": {**_LENGTH, "description": "The smallest it may shrink to (default 7pt)."},
+    "colour": {**_COLOUR, "description": "The colour of the text (default ink)."},
+    "align": {
+        "description": "start (left, or right in right-to-left text), centre, end, left or right.",
+        "enum": ["start", "centre", "end", "left", "right"],
+    },
+    "valign": {"description": "Where it sits in its box.", "enum": ["top", "middle", "bottom"]},
+    "leading": {
+        "description": "Line height as a multiple of the size (default 1.2).",
+        "type": "number",
+        "minimum": 0.5,
+        "maximum": 4,
+    },
+    "max_lines": {
+        "description": "Most lines it may take (0: no limit).",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 100,
+    },
+}
+_FLIP = {"left": "right", "right": "left"}
+
+
+class Text(Element):
+    """Fitted text."""
+
+    type = "text"
+    description = "Text, with bindings, fitted into its box."
+    keys = {
+        "text": {
+            "description": "The text: words and bindings to the card's fields, like '{question}'.",
+            "type": "string",
+            "maxLength": 2000,
+        },
+        "style": {"description": "A style of this template.", "type": "string"},
+        **STYLE_KEYS,
+    }
+
+    def compile(self, spec, compiler) -> None:
+        self.pattern = compiler.pattern(spec, "text")
+        if self.pattern is None:
+            compiler.problem(spec, "text", "a text element needs 'text'")
+        else:
+            self.uses(*self.pattern.fields)
+        look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
+        self.colour = look.colour
+        self.uses(*look.colour.fields)
+        self.valign = look.valign
+        align = look.style.align
+        if self.place.mirrored:
+            align = _FLIP.get(align, align)
+        rtl = is_rtl_locale(compiler.locale)
+        fitter = {"left": "left", "right": "end", "centre": "centre", "start": "start"}
+        align = fitter.get(align, "left" if rtl else "end")
+        self.style = replace(look.style, align=align)
+        self.locale = compiler.locale
+        self.text_ref = spec.at("text")
+
+    def ops(self, scope: Scope) -> list:
+        if self.pattern is None:
+            return []
+        value, ref = scope.text(self.pattern)
+        if not value.strip():
+            return []
+        p = self.place
+        try:
+            fitted = fit(value, p.w, p.h, self.style, self.locale)
+        except FitError as exc:
+            raise CardError(ref or self.text_ref, str(exc)) from None
+        top = p.top
+        if self.valign == "middle":
+            top -= (p.h - fitted.height) / 2
+        elif self.valign == "bottom":
+            top -= p.h - fitted.height
+        return [TextOp(p.x, top, p.w, fitted, self.colour.of(scope))]

@@ -1,0 +1,194 @@
+"""Where an element goes: its box on the card, measured as designers measure.
+
+Positions are measured from the top-left corner of a reference box, ``y`` downwards:
+the trim (the default), the ``safe`` area or the ``bleed``; inside a group, from the
+group's box. Horizontally an element gives any two of ``x``, ``w`` and ``right`` (an
+inset from the reference box's right edge), vertically two of ``y``, ``h`` and ``bottom``;
+``size`` sets ``w`` and ``h`` at once, and ``anchor`` says which point of the box ``x``
+and ``y`` place (``top-left`` unless it says ``centre``, ``top``…). With ``bleed: true``
+the sides of a box that lie on the trim reach out to the bleed's edge.
+
+``rotation`` (clockwise, 0, 90, 180 or 270) turns what the element draws inside its box:
+the box is where it lands on the card, and at 90 and 270 its content is laid out across
+the box's height. Right-to-left editions mirror every box across its parent (and turn
+rotations the other way) unless the element says ``mirror: false``; text stays readable,
+pictures are not flipped.
+
+Everything here is worked out once per deck, when a template is compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from deckforge.templates.lengths import Box, LengthError, length
+
+Matrix = tuple[float, float, float, float, float, float]
+
+ANCHORS = {
+    "top-left": (0.0, 0.0),
+    "top": (0.5, 0.0),
+    "top-right": (1.0, 0.0),
+    "left": (0.0, 0.5),
+    "centre": (0.5, 0.5),
+    "right": (1.0, 0.5),
+    "bottom-left": (0.0, 1.0),
+    "bottom": (0.5, 1.0),
+    "bottom-right": (1.0, 1.0),
+}
+#: cos and sin of the clockwise rotations a template may ask for.
+_TURNS = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
+_EPSILON = 1e-6
+
+
+@dataclass(frozen=True)
+class Card:
+    """The card a template is compiled for: trim size, safe inset and bleed, in points."""
+
+    w: float
+    h: float
+    safe: float
+    bleed: float
+
+    def reference(self, name: str) -> tuple[float, float, float, float]:
+        """A reference box (``trim``, ``safe`` or ``bleed``) as x, y (from the top), w, h."""
+        if name == "safe":
+            return self.safe, self.safe, self.w - 2 * self.safe, self.h - 2 * self.safe
+        if name == "bleed":
+            return -self.bleed, -self.bleed, self.w + 2 * self.bleed, self.h + 2 * self.bleed
+        return 0.0, 0.0, self.w, self.h
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where children are measured: a box of ``w`` × ``h`` whose lower-left corner is at
+    (``ox``, ``oy``) in the coordinates the children draw in. ``card`` is set for the card
+    itself (reference boxes and bleed apply there); ``mirror`` when boxes in it mirror."""
+
+    w: float
+    h: float
+    ox: float = 0.0
+    oy: float = 0.0
+    mirror: bool = False
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """An element's box in the coordinates it draws in (PDF points, y up), the matrix that
+    takes those to its parent's (None when it is not rotated), and whether it is mirrored."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    matrix: Matrix | None = None
+    mirrored: bool = False
+    rotation: int = 0
+
+    @property
+    def top(self) -> float:
+        """The box's top edge."""
+        return self.y + self.h
+
+
+class GeometryError(ValueError):
+    """A box that cannot be worked out; ``key`` names the property at fault."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
+def _axis(
+    spec: Mapping[str, object],
+    keys: tuple[str, str, str],
+    extent: float,
+    anchor: float,
+    box: Box,
+    axis: str,
+    names: Mapping[str, float],
+) -> tuple[float, float]:
+    """Start and size along one axis from two of (position, size, far inset)."""
+    values: dict[str, float] = {}
+    for key in keys:
+        if key in spec:
+            try:
+                values[key] = length(spec[key], axis, box, names)
+            except LengthError as exc:
+                raise GeometryError(key, str(exc)) from None
+    position, size, inset = keys
+    if len(values) == 3:
+        raise GeometryError(inset, f"give two of {', '.join(keys)}, not all three")
+    if size in values:
+        if inset in values and position not in values:
+            start = extent - values[inset] - values[size]
+        else:
+            start = values.get(position, 0.0) - anchor * values[size]
+        return start, values[size]
+    start = values.get(position, 0.0)
+    return start, extent - values.get(inset, 0.0) - start
+
+
+def place(
+    spec: Mapping[str, object], frame: Frame, names: Mapping[str, float], rotation: int
+) -> Place:
+    """The box of an element in a frame, with its rotation and mirroring."""
+    if "size" in spec:
+        spec = {**spec, "w": spec["size"], "h": spec["size"]}
+    reference = "trim"
+    if "from" in spec:
+        if frame.card is None:
+            raise GeometryError("from", "'from' measures from the card; in a group, leave it out")
+        reference = str(spec["from"])
+    left, top, width, height = (
+        frame.card.reference(reference) if frame.card else (0.0, 0.0, frame.w, frame.h)
+    )
+    box = Box(width, height)
+    ax, ay = ANCHORS[str(spec.get("anchor", "top-left"))]
+    x, w = _axis(spec, ("x", "w", "right"), width, ax, box, "w", names)
+    y, h = _axis(spec, ("y", "h", "bottom"), height, ay, box, "h", names)
+    x, y = x + left, y + top
+    if w < -_EPSILON or h < -_EPSILON:
+        raise GeometryError("w" if w < 0 else "h", "the box has a negative size")
+    if spec.get("bleed") and frame.card is not None:
+        x, y, w, h = _to_bleed(x, y, w, h, frame.card)
+    mirrored = frame.mirror and spec.get("mirror", True) is not False
+    if mirrored:
+        x = frame.w - x - w
+        rotation = (360 - rotation) % 360
+    px, py = frame.ox + x, frame.oy + frame.h - y - h
+    if rotation == 0:
+        return Place(px, py, w, h, None, mirrored, 0)
+    lw, lh = (w, h) if rotation == 180 else (h, w)
+    cos, sin = _TURNS[rotation]
+    cx, cy = px + w / 2, py + h / 2
+    matrix = (
+        cos,
+        -sin,
+        sin,
+        cos,
+        cx - lw / 2 * cos - lh / 2 * sin,
+        cy + lw / 2 * sin - lh / 2 * cos,
+    )
+    return Place(0.0, 0.0, lw, lh, matrix, mirrored, rotation)
+
+
+def _to_bleed(x: float, y: float, w: float, h: float, card: Card) -> tuple[float, ...]:
+    """Sides lying on the trim pushed out to the bleed's edge."""
+    right, bottom = x + w, y + h
+    if abs(x) < _EPSILON:
+        x -= card.bleed
+    if abs(y) < _EPSILON:
+        y -= card.bleed
+    if abs(right - card.w) < _EPSILON:
+        right += card.bleed
+    if abs(bottom - card.h) < _EPSILON:
+        bottom += card.bleed
+    return x, y, right - x, bottom - y
+
+
+def inner(place_: Place, mirror: bool) -> Frame:
+    """The frame a group's children are measured in."""
+    return Frame(place_.w, place_.h, place_.x, place_.y, mirror)

@@ -1,0 +1,204 @@
+"""Lengths in templates: ``"12mm"``, ``"50%"``, ``"19%h + 8pt"``, ``"min(40%h, 66%w)"``.
+
+A length is a number with a unit (``mm``, ``cm``, ``in``, ``pt``), a share of a box
+(``%`` along the axis of the property it sets, ``%w`` and ``%h`` of the box's width and
+height), a name (``safe``, ``bleed`` and the template's own ``sizes``), or a sum of them;
+products and quotients by plain numbers, ``min()``, ``max()`` and parentheses are allowed.
+Expressions are parsed and evaluated once, when a template is compiled for a deck: the
+card's size is known then, so drawing a card costs nothing for them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from deckforge.units import POINTS_PER_UNIT
+
+
+class LengthError(ValueError):
+    """A length that cannot be read, with what is wrong in plain words."""
+
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>\d+(?:\.\d*)?|\.\d+)(?P<unit>%w|%h|%|mm|cm|in|pt)?"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|(?P<op>[-+*/(),]))"
+)
+
+
+@dataclass(frozen=True)
+class Box:
+    """What ``%`` is a share of: a width and a height, in points."""
+
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class _Value:
+    number: float
+    length: bool  # a length (points), or a plain number
+
+
+class _Parser:
+    def __init__(self, text: str, axis: str, box: Box, names: Mapping[str, float]):
+        self.tokens = self._tokenise(text)
+        self.at = 0
+        self.axis = axis
+        self.box = box
+        self.names = names
+
+    @staticmethod
+    def _tokenise(text: str) -> list[tuple[str, str, str]]:
+        tokens = []
+        position = 0
+        text = text.rstrip()
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if match is None or match.end() == position:
+                bad = text[position:].strip()[:1]
+                raise LengthError(f"unexpected {bad!r}")
+            position = match.end()
+            if match["number"] is not None:
+                tokens.append(("number", match["number"], match["unit"] or ""))
+            elif match["name"] is not None:
+                tokens.append(("name", match["name"], ""))
+            else:
+                tokens.append(("op", match["op"], ""))
+        return tokens
+
+    def peek(self) -> str | None:
+        if self.at < len(self.tokens):
+            kind, value, _ = self.tokens[self.at]
+            return value if kind == "op" else kind
+        return None
+
+    def take(self, op: str) -> None:
+        if self.peek() != op:
+            found = "the end" if self.peek() is None else repr(self.tokens[self.at][1])
+            raise LengthError(f"expected {op!r}, found {found}")
+        self.at += 1
+
+    def parse(self) -> _Value:
+        value = self.sum()
+        if self.at != len(self.tokens):
+            raise LengthError(f"unexpected {self.tokens[self.at][1]!r}")
+        return value
+
+    def sum(self) -> _Value:
+        value = self.product()
+        while self.peek() in ("+", "-"):
+            op = self.tokens[self.at][1]
+            self.at += 1
+            other = self.product()
+            if other.length != value.length:
+                raise LengthError("cannot add a plain number to a length: give it a unit")
+            sign = 1 if op == "+" else -1
+            value = _Value(value.number + sign * other.number, value.length)
+        return value
+
+    def product(self) -> _Value:
+        value = self.unary()
+        while self.peek() in ("*", "/"):
+            op = self.tokens[self.at][1]
+            self.at += 1
+            other = self.unary()
+            if op == "*":
+                if value.length and other.length:
+                    raise LengthError("cannot multiply two lengths")
+                value = _Value(value.number * other.number, value.length or other.length)
+            else:
+                if other.length:
+                    raise LengthError("can only divide by a plain number")
+                if other.number == 0:
+                    raise LengthError("division by zero")
+                value = _Value(value.number / other.number, value.length)
+        return value
+
+    def unary(self) -> _Value:
+        if self.peek() == "-":
+            self.at += 1
+            inner = self.unary()
+            return _Value(-inner.number, inner.length)
+        return self.atom()
+
+    def atom(self) -> _Value:
+        kind = self.peek()
+        if kind is None:
+            raise LengthError("the expression ends too early")
+        _, value, unit = self.tokens[self.at]
+        self.at += 1
+        if kind == "number":
+            return self.number(float(value), unit)
+        if kind == "(":
+            inner = self.sum()
+            self.take(")")
+            return inner
+        if kind == "name":
+            if self.peek() == "(":
+                return self.function(value)
+            return self.name(value)
+        raise LengthError(f"unexpected {value!r}")
+
+    def number(self, number: float, unit: str) -> _Value:
+        if not unit:
+            return _Value(number, False)
+        if unit.startswith("%"):
+            axis = unit[1:] or self.axis
+            if axis not in ("w", "h"):
+                raise LengthError("say which side '%' is of: '%w' (width) or '%h' (height)")
+            return _Value(number / 100 * (self.box.w if axis == "w" else self.box.h), True)
+        return _Value(number * POINTS_PER_UNIT[unit], True)
+
+    def function(self, name: str) -> _Value:
+        if name not in ("min", "max"):
+            raise LengthError(f"unknown function '{name}' (lengths have min and max)")
+        self.take("(")
+        args = [self.sum()]
+        while self.peek() == ",":
+            self.at += 1
+            args.append(self.sum())
+        self.take(")")
+        if len({a.length for a in args}) > 1:
+            raise LengthError(f"{name}() mixes lengths and plain numbers")
+        pick = min if name == "min" else max
+        return _Value(pick(a.number for a in args), args[0].length)
+
+    def name(self, name: str) -> _Value:
+        if name in self.names:
+            return _Value(self.names[name], True)
+        known = sorted(self.names)
+        guess = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean '{guess[0]}'?" if guess else f" (known: {', '.join(known)})"
+        raise LengthError(f"unknown length '{name}'{hint}")
+
+
+def length(value: object, axis: str, box: Box, names: Mapping[str, float] | None = None) -> float:
+    """A length expression in points; ``axis`` ('w', 'h' or '') is what '%' is a share of.
+
+    >>> length("50% + 2pt", "w", Box(100, 200))
+    52.0
+    """
+    if isinstance(value, bool):
+        raise LengthError("expected a length like '3mm', not true or false")
+    if isinstance(value, (int, float)):
+        if value == 0:
+            return 0.0
+        raise LengthError(f"{value!r} needs a unit: '{value}mm', '{value}pt' or '{value}%'")
+    if not isinstance(value, str) or not value.strip():
+        raise LengthError("expected a length like '3mm', '10pt' or '50%'")
+    result = _Parser(value, axis, box, names or {}).parse()
+    if not result.length:
+        if result.number == 0:
+            return 0.0
+        raise LengthError(f"'{value}' needs a unit: mm, cm, in, pt or %")
+    return result.number
+
+
+def number(value: object) -> float:
+    """A plain number written as one (``0.84``), for amounts and factors."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LengthError(f"expected a number, not {value!r}")
+    return float(value)

@@ -1,0 +1,268 @@
+"""Finding, reading and merging template files.
+
+A template named ``place`` is the file ``place.yaml`` in the first folder that has one:
+the edition's own ``templates/`` folder, then the templates shipped in deckforge
+(``deckforge/templates/shipped/``). Each file is read with the project's YAML loader and
+checked by ``template.schema.json``, so every problem has its file, line and column.
+
+``extends: other`` starts from another template and changes it: keys of the template
+(``size``, ``bleed``…) replace the other's, ``colours`` and ``sizes`` add to or replace
+its by name, a style or an element of the same name is changed key by key (a group's
+children too), and new elements go at the end, or ``before``/``after`` a named one;
+``remove: true`` drops an element. A template that extends its own name extends the one
+it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one colour.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckforge.errors import Problem, SourceRef, display_path
+from deckforge.source import Source, load_yaml
+from deckforge.templates.spec import Origin, Spec
+
+#: deckforge's own templates.
+SHIPPED = Path(__file__).parent / "shipped"
+#: The folder of an edition that holds its templates.
+EDITION_FOLDER = "templates"
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: Keys of a template that a template extending it replaces.
+SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A folder of templates, and the folder the paths its files name must stay in."""
+
+    folder: Path
+    root: Path
+
+    def display(self, path: Path) -> str:
+        """A file's name as problems show it."""
+        if self.folder.resolve() == SHIPPED.resolve():
+            return f"deckforge/templates/shipped/{path.name}"
+        return display_path(path, self.root)
+
+
+@dataclass
+class Template:
+    """A template after ``extends``: settings, colours, sizes, styles and elements, each
+    value with where it was written."""
+
+    name: str
+    settings: dict[str, tuple[object, Origin]] = field(default_factory=dict)
+    colours: dict[str, tuple[object, Origin]] = field(default_factory=dict)
+    sizes: dict[str, tuple[object, Origin]] = field(default_factory=dict)
+    styles: dict[str, Spec] = field(default_factory=dict)
+    elements: list[Spec] = field(default_factory=list)
+    #: The files it was read from, the template's own first.
+    files: list[Path] = field(default_factory=list)
+    ref: SourceRef = SourceRef("")
+
+
+def _source_cache_key(path: Path) -> tuple:
+    stat = path.stat()
+    return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+#: Files read in this process (a template is read once however many decks use it).
+_READ: dict[tuple, tuple[Source | None, list[Problem]]] = {}
+
+
+def read(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
+    """One template file, read and checked against the schema."""
+    from deckforge.validate import hidden_characters, schema_problems
+
+    try:
+        key = _source_cache_key(path)
+    except OSError:
+        key = None
+    if key is not None and key in _READ:
+        return _READ[key]
+    source, problems = load_yaml(path, display)
+    if source is not None:
+        if not isinstance(source.data, dict) or source.data.get("kind") != "template":
+            problems = [Problem(source.ref(), "a template file starts with 'kind: template'")]
+        elif path.resolve().parent != SHIPPED.resolve():
+            # deckforge's own templates are checked by its tests, not on every build.
+            found = schema_problems(source, "template", quick=False)
+            problems = [*found, *hidden_characters(source)]
+        if problems:
+            source = None
+    if key is not None:
+        _READ[key] = (source, problems)
+    return source, problems
+
+
+class Library:
+    """The templates an edition can use: its own folder first, then deckforge's."""
+
+    def __init__(self, layers: list[Layer]):
+        self.layers = layers
+        self.resolved: dict[tuple[str, int], tuple[Template | None, list[Problem]]] = {}
+
+    @classmethod
+    def for_edition(cls, edition_folder: Path | None, root: Path | None) -> Library:
+        """The templates of an edition in ``edition_folder``, inside the project ``root``."""
+        layers = []
+        if edition_folder is not None:
+            own = edition_folder / EDITION_FOLDER
+            if own.is_dir():
+                layers.append(Layer(own, root or edition_folder))
+        layers.append(Layer(SHIPPED, _PACKAGE))
+        return cls(layers)
+
+    def find(self, name: str, start: int = 0) -> tuple[Path, int] | None:
+        """The file of a template, and the index of its layer, looking from ``start``."""
+        for index in range(start, len(self.layers)):
+            candidate = self.layers[index].folder / f"{name}.yaml"
+            if candidate.is_file():
+                return candidate, index
+        return None
+
+    def names(self) -> list[str]:
+        """Every template's name, each once."""
+        return sorted({p.stem for layer in self.layers for p in layer.folder.glob("*.yaml")})
+
+    def get(self, name: str, ref: SourceRef | None = None) -> tuple[Template | None, list[Problem]]:
+        """A template by name, after ``extends``, or the problems that stop it."""
+        return self._resolve(name, 0, ref, [])
+
+    def _resolve(
+        self, name: str, start: int, ref: SourceRef | None, chain: list[str]
+    ) -> tuple[Template | None, list[Problem]]:
+        found = self.find(name, start)
+        if found is None:
+            where = ref or SourceRef(f"{EDITION_FOLDER}/{name}.yaml")
+            known = ", ".join(self.names())
+            return None, [Problem(where, f"no template named '{name}' (known: {known})")]
+        path, index = found
+        key = (name, index)
+        if key in self.resolved:
+            return self.resolved[key]
+        layer = self.layers[index]
+        label = f"{name} ({layer.display(path)})"
+        if label in chain:
+            cycle = " → ".join([*chain[chain.index(label) :], label])
+            return None, [Problem(ref or SourceRef(layer.display(path)), f"extends loops: {cycle}")]
+        source, problems = read(path, layer.display(path))
+        if source is None:
+            return None, problems
+        result = self._build(name, source, layer, index, [*chain, label])
+        self.resolved[key] = result
+        return result
+
+    def _build(
+        self, name: str, source: Source, layer: Layer, index: int, chain: list[str]
+    ) -> tuple[Template | None, list[Problem]]:
+        data = source.data
+        origin = Origin(source.ref(), source.path.parent, layer.root)
+
+        def at(*path: str | int) -> Origin:
+            return Origin(source.ref(path), source.path.parent, layer.root)
+
+        if "extends" in data:
+            parent_name = data["extends"]
+            start = index + 1 if parent_name == name else 0
+            parent, problems = self._resolve(parent_name, start, source.ref(("extends",)), chain)
+            if parent is None:
+                return None, problems
+            template = copy.deepcopy(parent)
+            template.name = name
+        else:
+            template = Template(name)
+        template.ref = origin.ref
+        template.files.insert(0, source.path)
+        for key in SETTINGS:
+            if key in data:
+                if key == "size":
+                    template.settings.pop("width", None)
+                    template.settings.pop("height", None)
+                elif key in ("width", "height"):
+                    template.settings.pop("size", None)
+                template.settings[key] = (data[key], at(key))
+        for group in ("colours", "sizes"):
+            table = getattr(template, group)
+            for key, value in data.get(group, {}).items():
+                table[key] = (value, at(group, key))
+        for key, style in data.get("styles", {}).items():
+            spec = _spec(source, ("styles", key), style, layer)
+            spec.data.setdefault("name", key)
+            if key in template.styles:
+                _merge(template.styles[key], spec)
+            else:
+                template.styles[key] = spec
+        problems: list[Problem] = []
+        _merge_list(
+            template.elements, data.get("elements", []), source, ("elements",), layer, problems
+        )
+        return (None, problems) if problems else (template, [])
+
+
+def _spec(source: Source, path: tuple, data: dict, layer: Layer) -> Spec:
+    origins = {
+        key: Origin(source.ref((*path, key)), source.path.parent, layer.root) for key in data
+    }
+    origin = Origin(source.ref(path), source.path.parent, layer.root)
+    values = {k: v for k, v in data.items() if k != "elements"}
+    return Spec(values, origins, origin)
+
+
+def _merge(base: Spec, change: Spec) -> None:
+    base.data.update(change.data)
+    base.origins.update(change.origins)
+
+
+def _merge_list(
+    elements: list[Spec],
+    written: list[dict],
+    source: Source,
+    path: tuple,
+    layer: Layer,
+    problems: list[Problem],
+) -> None:
+    """Elements of a template (or a group's children) merged into what it extends."""
+    mine: dict[str, int] = {}
+    for index, data in enumerate(written):
+        here = (*path, index)
+        spec = _spec(source, here, data, layer)
+        if spec.name in mine:
+            problems.append(
+                Problem(
+                    spec.at("name"),
+                    f"two elements are named '{spec.name}' (also at line {mine[spec.name]})",
+                )
+            )
+            continue
+        mine[spec.name] = spec.at("name").line
+        by_name = {e.name: e for e in elements}
+        existing = by_name.get(spec.name)
+        if existing is not None and data.get("remove"):
+            elements.remove(existing)
+            continue
+        if existing is not None:
+            for key in ("before", "after"):
+                spec.data.pop(key, None)
+            _merge(existing, spec)
+            target = existing
+        else:
+            if data.get("remove"):
+                problems.append(Problem(spec.at("remove"), f"no element '{spec.name}' to remove"))
+                continue
+            target = spec
+            position = len(elements)
+            for key, shift in (("before", 0), ("after", 1)):
+                other = data.get(key)
+                if other is None:
+                    continue
+                if other not in by_name:
+                    problems.append(Problem(spec.at(key), f"no element '{other}' to put it {key}"))
+                else:
+                    position = elements.index(by_name[other]) + shift
+                spec.data.pop(key)
+            elements.insert(position, spec)
+        if "elements" in data:
+            inner = (*here, "elements")
+            _merge_list(target.children, data["elements"], source, inner, layer, problems)

@@ -1,0 +1,48 @@
+"""A template's parts as written, each value with the place it was written at.
+
+After ``extends`` an element may hold keys from several files; each key keeps its own
+place (for errors) and its own folder (for the font and picture paths it names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckforge.errors import SourceRef
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value was written: its place, the template file's folder (paths in it are
+    relative to that) and the folder paths must stay inside (the project, or deckforge's
+    own folder for shipped templates)."""
+
+    ref: SourceRef
+    folder: Path
+    root: Path
+
+
+@dataclass
+class Spec:
+    """An element or style: its keys' values, and where each was written."""
+
+    data: dict[str, object]
+    origins: dict[str, Origin]
+    origin: Origin
+    #: A group's children.
+    children: list[Spec] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The element's (or style's) name."""
+        return str(self.data.get("name", ""))
+
+    def at(self, key: str) -> SourceRef:
+        """Where a key's value was written (the element itself when it has no such key)."""
+        origin = self.origins.get(key)
+        return (origin or self.origin).ref
+
+    def folder(self, key: str) -> Origin:
+        """The origin of a key's value, for paths relative to its file."""
+        return self.origins.get(key) or self.origin
