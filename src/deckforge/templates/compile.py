@@ -147,7 +147,7 @@ class Compiler:
 
     def problem(self, spec: Spec, key: str, message: str) -> None:
         """A problem with one key of an element."""
-        self.problems.append(Problem(spec.at(key), f"{spec.name}.{key}: {message}"))
+        self.problems.append(Problem(spec.at(key), message))
 
     def _need(self, fields: tuple[Field, ...], kind: str, ref: SourceRef) -> None:
         for f in fields:
@@ -337,7 +337,10 @@ class Compiler:
             guess = difflib.get_close_matches(key, allowed, n=1)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
             self.problems.append(
-                Problem(spec.at(key), f"a {cls.type} element has no key '{key}'{hint}")
+                Problem(
+                    spec.key_refs.get(key, spec.at(key)),
+                    f"a {cls.type} element has no key '{key}'{hint}",
+                )
             )
         return not wrong
 

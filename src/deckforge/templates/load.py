@@ -207,12 +207,14 @@ def _spec(source: Source, path: tuple, data: dict, layer: Layer) -> Spec:
     }
     origin = Origin(source.ref(path), source.path.parent, layer.root)
     values = {k: v for k, v in data.items() if k != "elements"}
-    return Spec(values, origins, origin)
+    keys = {key: source.ref((*path, key), key=True) for key in data}
+    return Spec(values, origins, origin, key_refs=keys)
 
 
 def _merge(base: Spec, change: Spec) -> None:
     base.data.update(change.data)
     base.origins.update(change.origins)
+    base.key_refs.update(change.key_refs)
 
 
 def _merge_list(

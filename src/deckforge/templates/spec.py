@@ -32,6 +32,8 @@ class Spec:
     origin: Origin
     #: A group's children.
     children: list[Spec] = field(default_factory=list)
+    #: Where each key itself was written (for problems with the key, not its value).
+    key_refs: dict[str, SourceRef] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
