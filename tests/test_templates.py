@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from templates_support import close, context, flat, lay_out, library, render, text
 
 from deckforge.layout.ops import (
     Circle,
@@ -26,6 +25,7 @@ from deckforge.layout.ops import (
 from deckforge.model import Art
 from deckforge.templates.load import SHIPPED, read
 from deckforge.units import mm
+from templates_support import close, flat, lay_out, library, render, text
 
 W, H = mm(63.5), mm(88.9)
 HEAD = "kind: template\nsize: poker\n"
@@ -277,7 +277,8 @@ def test_bindings_read_fields_nested_fields_and_the_decks_values(tmp_path):
         """
 elements:
   - {name: a, type: rect, fill: "{category.colour}"}
-  - {name: b, type: text, text: "{name} · {category.name|upper} · {deck.back|lower} {edition.title}"}
+  - {name: b, type: text,
+     text: "{name} · {category.name|upper} · {deck.back|lower} {edition.title}"}
 """,
         [card],
     )
@@ -506,8 +507,8 @@ def test_extends_problems_name_the_line_of_extends(tmp_path):
         tmp_path, "", head="kind: template\nextends: nothing\n", other="kind: template\n"
     )
     assert lib_problems == [
-        "decks/test/templates/t.yaml:2:10: extends: no template named 'nothing' (known: back, other, "
-        "place, place-back, t)"
+        "decks/test/templates/t.yaml:2:10: extends: no template named 'nothing' "
+        "(known: back, other, place, place-back, t)"
     ]
     loop = problems_of(
         tmp_path,

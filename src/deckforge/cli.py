@@ -138,7 +138,7 @@ def show(problem: Problem, root: Path) -> str:
     """A problem as printed: its line, then the source line with a caret under the spot."""
     text = problem.format()
     ref = problem.ref
-    if not ref.line:
+    if not ref.line or ref.cell:  # a spreadsheet's cell has no line of text to show
         return text
     path = Path(ref.file)
     if not path.is_absolute():

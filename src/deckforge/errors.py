@@ -16,16 +16,29 @@ WARNING = "warning"
 
 @dataclass(frozen=True)
 class SourceRef:
-    """A place in a source file: 1-based line and column, and the data path there."""
+    """A place in a source file: 1-based line and column, and the data path there.
+
+    In a spreadsheet, ``line`` and ``column`` are the row and column numbers and ``cell``
+    names the cell as spreadsheets do (``Sheet1:B12``); it is shown instead of them."""
 
     file: str
     line: int = 0
     column: int = 0
     path: str = ""
+    cell: str = ""
 
     def at(self, path: str) -> SourceRef:
         """The same place, described by another data path."""
-        return SourceRef(self.file, self.line, self.column, path)
+        return SourceRef(self.file, self.line, self.column, path, self.cell)
+
+    @property
+    def where(self) -> str:
+        """``file:line:column``, ``file.xlsx!Sheet1:B12``, or the file alone."""
+        if self.cell:
+            return f"{self.file}!{self.cell}"
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column}"
+        return self.file
 
 
 @dataclass(frozen=True)
@@ -38,10 +51,7 @@ class Problem:
 
     def format(self) -> str:
         """``file:line:column: data.path: message`` (warnings say so)."""
-        where = self.ref.file
-        if self.ref.line:
-            where += f":{self.ref.line}:{self.ref.column}"
-        head = f"{where}: "
+        head = f"{self.ref.where}: "
         if self.ref.path:
             head += f"{self.ref.path}: "
         kind = "warning: " if self.severity == WARNING else ""
