@@ -105,7 +105,7 @@ def test_text_is_bound_fitted_and_placed_in_its_box(tmp_path):
         tmp_path,
         """
 styles:
-  big: {size: 20pt, min_size: 8pt, weight: bold, align: centre, valign: middle}
+  big: {font_size: 20pt, min_font_size: 8pt, weight: bold, align: centre, valign: middle}
 elements:
   - {name: t, type: text, text: "{question}", style: big, from: safe, h: 100pt, colour: accent}
 """,
@@ -334,7 +334,8 @@ elements:
 def test_text_that_cannot_fit_is_an_error_at_the_source_of_the_text(tmp_path):
     found = problems_of(
         tmp_path,
-        "elements:\n  - {name: t, type: text, text: '{name}', w: 30pt, h: 12pt, min_size: 9pt}\n",
+        "elements:\n  - {name: t, type: text, text: '{name}', w: 30pt, h: 12pt,"
+        " min_font_size: 9pt}\n",
         [{"id": text("x"), "name": text("Extraordinarily long words", 31, 11)}],
     )
     assert found == [
@@ -351,7 +352,7 @@ def test_extends_changes_styles_colours_and_elements_by_name(tmp_path):
         HEAD
         + """
 colours: {main: "#FF0000"}
-styles: {s: {size: 12pt, weight: bold}}
+styles: {s: {font_size: 12pt, weight: bold}}
 elements:
   - {name: a, type: rect, fill: main}
   - {name: b, type: rect, fill: black}
@@ -362,7 +363,7 @@ elements:
 kind: template
 extends: base
 colours: {main: "#00FF00"}
-styles: {s: {size: 20pt}}
+styles: {s: {font_size: 20pt}}
 elements:
   - {name: b, remove: true}
   - {name: first, type: rect, fill: white, before: a}
@@ -482,7 +483,7 @@ def test_template_errors_are_reported_at_file_line_and_column(tmp_path):
     found = problems_of(
         tmp_path,
         """
-styles: {s: {size: 12pt}}
+styles: {s: {font_size: 12pt}}
 elements:
   - {name: b, type: rect, fill: accnt}
   - {name: c, type: text, text: x, style: big}

@@ -517,4 +517,9 @@ def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
         if isinstance(data.get("art_folder"), str):
             folder = source.path.parent / data["art_folder"]
             found[folder] = digest(folder)
+    from deckforge.templates import dependencies
+
+    # The edition's own templates (and the fonts and pictures kept beside them).
+    for path in dependencies(loaded.folder):
+        found[path] = digest(path)
     return found

@@ -293,10 +293,15 @@ def _digest(source: tuple, art: list[Path], known: dict[str, str], tools: str) -
     return total.hexdigest()
 
 
-def _art_of(part) -> list[Path]:
-    """The art files a deck's cards draw (components draw none)."""
+def _art_of(part, edition: Edition) -> list[Path]:
+    """The art files a deck's cards draw (components draw none), and the edition's own
+    templates they may be drawn from."""
+    from deckforge.layout.cards import TEMPLATES
+    from deckforge.templates import dependencies
+
     cards = getattr(part, "cards", ())
-    return [card.art.path for card in cards if getattr(card, "art", None) is not None]
+    art = [card.art.path for card in cards if getattr(card, "art", None) is not None]
+    return art + dependencies(edition.folder) if getattr(part, "kind", "") in TEMPLATES else art
 
 
 def build(
@@ -460,7 +465,7 @@ def _make(task: _Task, temp: Path) -> _Made:
         edition = shop.editions[task.edition]
         part = next(p for p in (*edition.decks, *edition.components) if p.id == task.part)
         source = made_from(edition, task.profile, part)
-        digest = _digest(source, _art_of(part), shop.art, shop.tools)
+        digest = _digest(source, _art_of(part, edition), shop.art, shop.tools)
     record, target = task.record, shop.out_dir / task.relpath
     if (
         not shop.strict

@@ -53,6 +53,8 @@ BLEED = INCH / 8
 SAFE = INCH / 8
 #: Smallest type on a card (print shops: text ≥ 7 pt).
 MIN_TYPE = 7.0
+#: The kinds of deck drawn from templates, with their face and back templates.
+TEMPLATES = {"places": ("place", "place-back")}
 
 
 @dataclass(frozen=True)
@@ -448,8 +450,9 @@ def _back_colour(frame: Frame, deck: Deck, card) -> tuple[RGB, str]:
 
 def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem]]:
     """Every card of a deck, or the problems that stop it (text that cannot fit)."""
-    if deck.kind == "places":
-        return templates.lay_out_deck(edition, deck, face="place", back="place-back")
+    if deck.kind in TEMPLATES:
+        face_template, back_template = TEMPLATES[deck.kind]
+        return templates.lay_out_deck(edition, deck, face_template, back_template)
     w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])
     palette = edition.palette
     frame = Frame(

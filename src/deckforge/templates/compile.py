@@ -261,8 +261,8 @@ class Compiler:
                 return default
             return self.length(where[key], key, "h", box, default)
 
-        size = value("size", 10.0)
-        min_size = value("min_size", min(size, MIN_TYPE))
+        size = value("font_size", 10.0)
+        min_size = value("min_font_size", min(size, MIN_TYPE))
         weight = str(merged.get("weight", fonts.REGULAR))
         if "font" in merged and merged["font"] != "sans":
             weight = self.font(where["font"], weight)
@@ -345,8 +345,8 @@ class Compiler:
         return not wrong
 
 
-STYLE_KEYS = ("font", "weight", "size", "min_size", "colour", "align", "valign", "leading")
-STYLE_KEYS += ("max_lines",)
+STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
+STYLE_KEYS += ("leading", "max_lines")
 
 
 def _inside(path: Path, root: Path) -> bool:

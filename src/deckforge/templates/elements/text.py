@@ -27,8 +27,8 @@ STYLE_KEYS: dict[str, dict] = {
         "maxLength": 300,
     },
     "weight": {"description": "regular or bold.", "enum": ["regular", "bold"]},
-    "size": {**_LENGTH, "description": "The size text is set at when it fits (default 10pt)."},
-    "min_size": {**_LENGTH, "description": "The smallest it may shrink to (default 7pt)."},
+    "font_size": {**_LENGTH, "description": "The size it is set at when it fits (default 10pt)."},
+    "min_font_size": {**_LENGTH, "description": "The smallest it may shrink to (default 7pt)."},
     "colour": {**_COLOUR, "description": "The colour of the text (default ink)."},
     "align": {
         "description": "start (left, or right in right-to-left text), centre, end, left or right.",
