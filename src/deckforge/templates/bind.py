@@ -15,7 +15,6 @@ text that cannot fit is reported at the line of the source that holds it.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -112,9 +111,16 @@ def parse(text: str) -> Pattern:
     return Pattern(tuple(parts))
 
 
-@cache
-def _field_names(kind: type) -> frozenset[str]:
-    return frozenset(f.name for f in dataclasses.fields(kind))
+#: Field names of the dataclasses bindings have looked into, by type.
+_FIELDS: dict[type, frozenset[str] | None] = {}
+
+
+def _field_names(kind: type) -> frozenset[str] | None:
+    names = _FIELDS.get(kind, False)
+    if names is False:
+        found = getattr(kind, "__dataclass_fields__", None)
+        names = _FIELDS[kind] = frozenset(found) if found is not None else None
+    return names
 
 
 def lookup(value: object, path: tuple[str, ...]) -> object:
@@ -122,10 +128,14 @@ def lookup(value: object, path: tuple[str, ...]) -> object:
     for part in path:
         if value is None:
             return None
-        if isinstance(value, Mapping):
+        if type(value) is dict:
             value = value.get(part)
-        elif dataclasses.is_dataclass(value) and part in _field_names(type(value)):
-            value = getattr(value, part)
+            continue
+        names = _field_names(type(value))
+        if names is not None:
+            value = getattr(value, part) if part in names else None
+        elif isinstance(value, Mapping):
+            value = value.get(part)
         else:
             return None
     return value

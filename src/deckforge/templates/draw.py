@@ -53,6 +53,8 @@ class DeckDrawing:
 
     def row(self, card: object) -> tuple:
         """The values of every card field the template binds, on one card."""
+        if not self.fields:
+            return ()  # a side every card shares (a deck's back)
         scope = Scope(card, self.context.shared, self.context.locale)
         return tuple(raw(scope.value(f)) for f in self.fields)
 
@@ -64,10 +66,12 @@ class DeckDrawing:
         """Elements split into runs of shared and per-card ones."""
         limit = max(1, len(self.rows) // 2)
         segments: list[_Segment] = []
+        counted: dict[tuple[int, ...], int] = {(): 1}
         for element in self.compiled.elements:
             columns = self._columns([element])
-            distinct = {tuple(row[c] for c in columns) for row in self.rows}
-            shared = len(distinct) <= limit
+            if columns not in counted:
+                counted[columns] = len({tuple(row[c] for c in columns) for row in self.rows})
+            shared = counted[columns] <= limit
             if segments and segments[-1].shared == shared:
                 segments[-1].elements.append(element)
             else:

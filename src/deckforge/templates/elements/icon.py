@@ -3,11 +3,15 @@ field (``"{icon}"``), drawn as large as its box allows without distortion."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from deckforge.art import icons
 from deckforge.layout.ops import Icon as IconOp
 from deckforge.model import Text as SourceText
 from deckforge.templates.bind import Scope, raw
 from deckforge.templates.elements import CardError, Element
+
+_resolve = lru_cache(maxsize=4096)(icons.resolve)
 
 
 class Icon(Element):
@@ -50,7 +54,7 @@ class Icon(Element):
             spec = raw(value)
             if spec is None or spec == "":
                 return []
-            code = icons.resolve(str(spec))
+            code = _resolve(str(spec))
             if code is None:
                 where = value.ref if isinstance(value, SourceText) else self.ref
                 raise CardError(where, f"unknown icon {spec!r}: no OpenMoji picture has it")
