@@ -80,6 +80,10 @@ def test_csv_separated_by_semicolons_with_a_byte_order_mark(tmp_path):
         ("id,count\na,many\n", "cards.csv:2:3: count 'many' is not a whole number"),
         ("", "cards.csv:1:1: the file has no header row"),
         (
+            "id,q\na,\u202eevil\n",
+            "cards.csv:2:3: contains the invisible direction override character U+202E; remove it",
+        ),
+        (
             b"id,q\na,caf\xe9\n",
             "cards.csv:2:6: the file is not UTF-8 (byte 0xe9); save it as 'CSV UTF-8'",
         ),

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
+from deckforge.text.script import BIDI_OVERRIDES
 
 #: Largest data file read, in bytes.
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -31,6 +33,9 @@ COUNT = "count"
 #: Field names bindings read as the deck's and edition's values, so no column may take.
 RESERVED = ("deck", "edition", "palette")
 _DELIMITERS = (",", ";", "\t")
+#: Characters that never belong in card text: controls other than tab and newline, and
+#: the bidi overrides, which can disguise text.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
 @dataclass(frozen=True)
@@ -271,6 +276,12 @@ def _table(path: Path, display: str, grid: list[list[Cell]]) -> tuple[Table | No
             message = f"a value beyond the last named column ({len(names)} fields in the header)"
             problems.append(Problem(extra.ref, message))
         values = {name: cell for name, cell in zip(names, row, strict=False) if name and cell.value}
+        for cell in values.values():
+            found = _HIDDEN.search(cell.value)
+            if found is not None:
+                what = "direction override" if found.group() in BIDI_OVERRIDES else "control"
+                message = f"contains the invisible {what} character U+{ord(found.group()):04X}"
+                problems.append(Problem(cell.ref, f"{message}; remove it"))
         copies = 1
         if COUNT in values:
             text = values.pop(COUNT).value

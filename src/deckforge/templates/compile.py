@@ -16,6 +16,7 @@ from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import RGB, hex_colour
+from deckforge.load import inside
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -201,6 +202,20 @@ class Compiler:
         self._need(pattern.fields, kind, spec.at(key))
         return pattern
 
+    def source(self, spec: Spec, key: str, kind: str, example: str) -> tuple[Field | None, bool]:
+        """A key that holds one binding (``'{icon}'``) or a value written out: the bound
+        field, and whether a value is written out instead."""
+        pattern = self.pattern(spec, key, kind)
+        if pattern is None:
+            self.problem(spec, key, f"a {spec.data.get('type')} element needs '{key}'")
+        elif pattern.single is not None:
+            return pattern.single, False
+        elif pattern.fields:
+            self.problem(spec, key, f"give one binding, like '{example}', or a value")
+        else:
+            return None, True
+        return None, False
+
     def paint(self, spec: Spec, box: Box) -> Paint:
         """A shape's fill and outline."""
         dash = tuple(
@@ -297,7 +312,7 @@ class Compiler:
         origin = spec.folder(key)
         value = str(spec.data[key])
         target = origin.folder / value
-        if Path(value).is_absolute() or not _inside(target, origin.root):
+        if Path(value).is_absolute() or not inside(target, origin.root):
             self.problem(spec, key, f"'{value}' is outside the project; files must stay inside it")
             return None
         if not value.lower().endswith(suffixes):
@@ -347,14 +362,6 @@ class Compiler:
 
 STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
 STYLE_KEYS += ("leading", "max_lines")
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
 
 
 def compile_template(template: Template, context: Context) -> tuple[Compiled | None, list[Problem]]:

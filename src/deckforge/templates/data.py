@@ -17,6 +17,7 @@ from pathlib import Path
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem, SourceRef
+from deckforge.load import inside
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.tabular import Cell, Table
@@ -60,11 +61,7 @@ def _value(cell: Cell, kind: str, folder: Path, root: Path, palette: Iterable[st
 def _art(cell: Cell, folder: Path, root: Path) -> Art | Problem:
     text = cell.value
     target = folder / text
-    try:
-        inside = target.resolve().is_relative_to(root.resolve())
-    except OSError:
-        inside = False
-    if Path(text).is_absolute() or not inside:
+    if Path(text).is_absolute() or not inside(target, root):
         return Problem(cell.ref, f"'{text}' is outside the project folder; art must stay inside it")
     if not text.lower().endswith(images.SUFFIXES):
         return Problem(cell.ref, f"'{text}' is not a PNG, JPEG or SVG file")

@@ -30,17 +30,11 @@ class Icon(Element):
 
     def compile(self, spec, compiler) -> None:
         self.code: str | None = None
-        self.field = None
         self.ref = spec.at("icon")
-        pattern = compiler.pattern(spec, "icon", "icon")
-        if pattern is None:
-            compiler.problem(spec, "icon", "an icon element needs 'icon'")
-        elif pattern.single is not None:
-            self.field = pattern.single
+        self.field, written = compiler.source(spec, "icon", "icon", "{icon}")
+        if self.field is not None:
             self.uses(self.field)
-        elif pattern.fields:
-            compiler.problem(spec, "icon", "an icon is one binding, like '{icon}', or a code")
-        else:
+        elif written:
             self.code = icons.resolve(str(spec.data["icon"]))
             if self.code is None:
                 compiler.problem(

@@ -38,18 +38,12 @@ class Image(Element):
 
     def compile(self, spec, compiler) -> None:
         self.art: Art | None = None
-        self.field = None
         self.cover = spec.data.get("fit", "cover") == "cover"
         self.round = spec.data.get("shape", "rect") == "circle"
-        pattern = compiler.pattern(spec, "image", "art")
-        if pattern is None:
-            compiler.problem(spec, "image", "an image element needs 'image'")
-        elif pattern.single is not None:
-            self.field = pattern.single
+        self.field, written = compiler.source(spec, "image", "art", "{art}")
+        if self.field is not None:
             self.uses(self.field)
-        elif pattern.fields:
-            compiler.problem(spec, "image", "an image is one binding, like '{art}', or a file")
-        else:
+        elif written:
             path = compiler.path(spec, "image", images.SUFFIXES)
             if path is not None:
                 self.art = Art(path, spec.at("image"))
