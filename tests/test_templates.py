@@ -578,3 +578,14 @@ def test_face_of_an_element_that_draws_nothing_is_left_out(tmp_path):
         tmp_path, "elements:\n  - {name: e, type: rect}\n  - {name: t, type: text, text: ''}\n"
     )
     assert ops == [] and Face(()) == Face(())
+
+
+def test_a_binding_to_a_field_typed_cards_lack_is_an_error_at_the_binding(tmp_path):
+    from deckforge.model import Category, PlaceCard
+
+    card = PlaceCard("k", text("Kitchen"), Category("h", text("Home"), "#D1495B"), None)
+    body = "elements:\n  - {name: q, type: text, text: '{category.title}'}\n"
+    assert problems_of(tmp_path, body, [card]) == [
+        "decks/test/templates/t.yaml:4:33: elements[0].text: '{category.title}': a Category "
+        "has no field 'title' (id, name, colour)"
+    ]

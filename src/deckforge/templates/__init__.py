@@ -46,11 +46,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
-from deckforge.layout.ops import Card
+from deckforge.layout.ops import Card, Face
 from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template
-from deckforge.templates.draw import DeckDrawing, draw_side
+from deckforge.templates.draw import DeckDrawing, card_id, draw_side
 from deckforge.templates.load import EDITION_FOLDER, Library
 
 __all__ = [
@@ -115,6 +115,8 @@ def lay_out_cards(
             continue
         compiled, found = compile_named(library, name, context, ref)
         problems.extend(found)
+        if compiled is not None and cards:
+            problems.extend(unknown_fields(compiled, cards[0]))
         sides.append(compiled)
     if problems:
         return [], problems
@@ -128,25 +130,32 @@ def lay_out_cards(
         problems.extend(found)
     card = sides[0].card
     laid: list[Card] = []
-    blank = _blank_back()
+    blank = Face((), key=f"{context.key}/blank-back")
     for index, (front, rear) in enumerate(zip(drawn[0], drawn[1], strict=True)):
         if front is None or (back is not None and rear is None):
             continue
-        identity = _id(cards[index], index)
+        identity = card_id(cards[index], index)
         laid.append(Card(identity, card.w, card.h, front, rear or blank))
     return laid, problems
 
 
-def _blank_back():
-    from deckforge.layout.ops import Face
-
-    return Face((), key="blank-back")
-
-
-def _id(card: object, index: int) -> str:
-    from deckforge.templates.draw import card_id
-
-    return card_id(card, index)
+def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
+    """Bindings to fields a card kind's cards do not have (``{question}`` on a Place
+    card), found on its first card: its fields are those of its dataclass."""
+    problems = []
+    for name, (_, ref) in compiled.needs.items():
+        value = card
+        for part in name.split("."):
+            fields = getattr(type(value), "__dataclass_fields__", None)
+            if fields is None:
+                break  # a mapping (any field may be set or not) or plain text
+            if part not in fields:
+                known = ", ".join(fields)
+                message = f"'{{{name}}}': a {type(value).__name__} has no field '{part}' ({known})"
+                problems.append(Problem(ref, message))
+                break
+            value = getattr(value, part)
+    return problems
 
 
 def lay_out_deck(
