@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(
     [p for p in (ROOT / "decks").rglob("*.yaml")]
     + list((ROOT / "src" / "deckforge" / "profiles").glob("*.yaml"))
+    + list((ROOT / "src" / "deckforge" / "templates" / "shipped").glob("*.yaml"))
     + list((Path(__file__).parent / "data" / "minimal").rglob("*.yaml"))
 )
 

@@ -429,7 +429,7 @@ elements:
     uses = [op for card in laid for op in card.face.ops if isinstance(op, Use)]
     assert len(uses) == 6
     assert len({id(u.face) for u in uses}) == 2  # one per group
-    assert all(u.face.key.startswith("test/deck/t/0/") for u in uses)
+    assert all(u.face.key.startswith("test/deck/face/t/0/") for u in uses)
     assert all(isinstance(card.face.ops[-1], Text) for card in laid)  # each card's own name
     # A side every card shares is one keyed face.
     assert len({id(card.back) for card in laid}) == 1 and laid[0].back.key

@@ -121,11 +121,11 @@ def lay_out_cards(
     if problems:
         return [], problems
     drawn = []
-    for compiled in sides:
+    for side, compiled in zip(("face", "back"), sides, strict=True):
         if compiled is None:
             drawn.append([None] * len(cards))
             continue
-        faces, found = draw_side(DeckDrawing(compiled, cards, context), cards)
+        faces, found = draw_side(DeckDrawing(compiled, cards, context, side), cards)
         drawn.append(faces)
         problems.extend(found)
     card = sides[0].card

@@ -41,9 +41,13 @@ def card_id(card: object, index: int) -> str:
 class DeckDrawing:
     """One side of a deck's cards drawn from one compiled template."""
 
-    def __init__(self, compiled: Compiled, cards: Sequence[object], context: Context):
+    def __init__(
+        self, compiled: Compiled, cards: Sequence[object], context: Context, side: str = "face"
+    ):
         self.compiled = compiled
         self.context = context
+        #: What keys of shared faces start with: unique per deck, side and template.
+        self.prefix = f"{context.key}/{side}/{compiled.name}"
         fields: list[Field] = []
         for element in compiled.elements:
             fields.extend(f for f in element.fields if f.on_card and f not in fields)
@@ -96,7 +100,7 @@ class DeckDrawing:
                 ops: list = []
                 for element in segment.elements:
                     self._draw(element, scope, ops)
-                key = f"{self.context.key}/{self.compiled.name}/{number}/{len(segment.faces)}"
+                key = f"{self.prefix}/{number}/{len(segment.faces)}"
                 face = segment.faces[values] = Face(tuple(ops), key=key)
             if len(self.segments) == 1:
                 notes.extend(scope.notes)
