@@ -2,12 +2,22 @@
 
 The packaged Noto fonts are variable fonts; ReportLab embeds TrueType outlines
 as they are, so we cut static Regular and Bold instances with fontTools once and
-keep them in a cache folder keyed by the source font's hash.
+keep them in a cache folder, each beside a checksum that is checked on every use.
+
+Only the tables ReportLab reads are instanced. The layout tables (GSUB, GPOS, GDEF)
+are dropped first: merging their variations was nearly all of the instancing time,
+and nothing here reads them. ReportLab draws each character with the glyph the cmap
+gives and advances by the glyph's width (no kerning: it shapes only Platypus
+paragraphs, through uharfbuzz, which deckforge uses neither of), and Persian is
+shaped before it is drawn, by arabic-reshaper mapping letters to the presentation
+forms that Noto Sans Arabic's cmap covers.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -21,10 +31,13 @@ REGULAR = "regular"
 BOLD = "bold"
 _WEIGHTS = {REGULAR: 400, BOLD: 700}
 
+_log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class FontFace:
-    """One registered face: its ReportLab name and the code points it can draw."""
+    """One registered face: its ReportLab name, its cached file and the code points it
+    can draw."""
 
     name: str
     path: Path
@@ -46,6 +59,18 @@ FAMILIES = {
     "arabic": ("fontpkg_noto_sans_arabic", "NotoSansArabic"),
 }
 
+#: The tables ReportLab reads from a TrueType font (``pdfbase/ttfonts.py``): metrics,
+#: the character map, the outlines, and what it copies into the embedded subset.
+READ_BY_REPORTLAB = frozenset(
+    ("head", "hhea", "maxp", "hmtx", "cmap", "loca", "glyf", "name", "OS/2", "post")
+    + ("cvt ", "fpgm", "prep")
+)
+#: The tables that move outlines, advances and those metrics to an instance's location.
+_VARIATIONS = frozenset(("fvar", "avar", "gvar", "cvar", "HVAR", "MVAR"))
+
+#: Bump when the way instances are made changes, so cached files are remade.
+_INSTANCE_VERSION = 3
+
 
 def cache_dir() -> Path:
     """Where static font instances are kept between runs."""
@@ -55,46 +80,122 @@ def cache_dir() -> Path:
     return Path(base) / "deckforge"
 
 
-#: Bump when the way instances are made changes, so cached files are remade.
-_INSTANCE_VERSION = 2
+@dataclass(frozen=True)
+class Instance:
+    """What one static instance is cut from, and its PostScript name."""
+
+    source: Path
+    weight: int
+    ps_name: str
 
 
-def _static_instance(source: Path, weight: int, ps_name: str) -> Path:
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    target = cache_dir() / "fonts" / f"{ps_name}-{digest}-v{_INSTANCE_VERSION}.ttf"
-    if target.exists():
-        return target
+def instance_of(family: str, weight: str) -> Instance:
+    module, stem = FAMILIES[family]
+    return Instance(_package_font(module), _WEIGHTS[weight], f"{stem}-{weight.title()}")
+
+
+@cache
+def _tag(source: Path) -> str:
+    """What an instance's bytes depend on: the source font, the fontTools that cuts it
+    and the way it is cut."""
+    from importlib import metadata
+
+    total = hashlib.sha256(source.read_bytes())
+    total.update(f"fonttools {metadata.version('fonttools')} v{_INSTANCE_VERSION}".encode())
+    return total.hexdigest()[:16]
+
+
+def cached_path(instance: Instance) -> Path:
+    """The cache file of an instance (its checksum is kept beside it, ``.sha256``)."""
+    return cache_dir() / "fonts" / f"{instance.ps_name}-{_tag(instance.source)}.ttf"
+
+
+def _checksum_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def cut(instance: Instance) -> bytes:
+    """The static instance's TrueType bytes (the same bytes for the same inputs)."""
     from fontTools.ttLib import TTFont as FTFont
     from fontTools.varLib import instancer
 
-    font = FTFont(source)
+    # The source's own date stays in 'head': files, and PDFs embedding them, then
+    # come out byte for byte the same wherever and whenever they are made.
+    font = FTFont(instance.source, recalcTimestamp=False)
+    for tag in list(font.keys()):
+        if tag not in READ_BY_REPORTLAB | _VARIATIONS | {"GlyphOrder"}:
+            del font[tag]
     location = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
-    location["wght"] = weight
+    location["wght"] = instance.weight
     if "wdth" in location:
         location["wdth"] = 100
-    static = instancer.instantiateVariableFont(font, location, updateFontNames=False)
+    static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
     # Each weight needs its own PostScript name: PDF readers and ReportLab tell
-    # embedded fonts apart by it.
-    family, _, style = ps_name.partition("-")
+    # embedded fonts apart by it. Names from 256 up named axes, instances and
+    # features, of tables no longer there.
+    family, _, style = instance.ps_name.partition("-")
     names = static["name"]
-    for record in list(names.names):
-        if record.nameID in (1, 2, 4, 6, 16, 17):
-            names.removeNames(nameID=record.nameID)
+    names.names = [
+        r for r in names.names if r.nameID < 256 and r.nameID not in (1, 2, 4, 6, 16, 17, 25)
+    ]
     names.setName(family, 1, 3, 1, 0x409)
     names.setName(style, 2, 3, 1, 0x409)
     names.setName(f"{family} {style}", 4, 3, 1, 0x409)
-    names.setName(ps_name, 6, 3, 1, 0x409)
-    static["OS/2"].usWeightClass = weight
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
+    names.setName(instance.ps_name, 6, 3, 1, 0x409)
+    static["OS/2"].usWeightClass = instance.weight
+    out = io.BytesIO()
+    static.save(out)
+    return out.getvalue()
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
-        static.save(temp)
-        os.replace(temp, target)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temp, path)
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
-    return target
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Keep an instance in the cache. The checksum goes first: another process that
+    finds the font finds its checksum too (instances are the same bytes wherever
+    they are made, so any checksum written for this name fits)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(_checksum_path(path), hashlib.sha256(data).hexdigest().encode())
+    _write_atomically(path, data)
+
+
+def _verified(path: Path) -> bytes | None:
+    """The cached instance at ``path`` if it is there whole; None if it must be made
+    (with a warning if a damaged one was found)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    try:
+        expected = _checksum_path(path).read_text(encoding="ascii").strip()
+    except (FileNotFoundError, UnicodeDecodeError):
+        expected = None
+    if expected is None:
+        problem = "its checksum file is missing or unreadable"
+    elif hashlib.sha256(data).hexdigest() != expected:
+        problem = "it does not match its checksum: truncated or corrupt"
+    else:
+        return data
+    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
+    return None
+
+
+def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
+    path = cached_path(instance)
+    data = _verified(path)
+    if data is None:
+        data = cut(instance)
+        _store(path, data)
+    return path, data
 
 
 #: Faces from font files a project names, by the key text styles give as their weight,
@@ -136,13 +237,42 @@ def face(family: str, weight: str = REGULAR) -> FontFace:
     own = _FILE_FACES.get(weight)
     if own is not None:
         return own[0] if family == "latin" else face(family, own[1])
-    module, stem = FAMILIES[family]
-    name = f"{stem}-{weight.title()}"
-    path = _static_instance(_package_font(module), _WEIGHTS[weight], name)
-    font = TTFont(name, str(path))
+    instance = instance_of(family, weight)
+    path, data = _bytes_of(instance)
+    # ReportLab reads the bytes that were checked, not the file again.
+    stream = io.BytesIO(data)
+    stream.name = str(path)
+    font = TTFont(instance.ps_name, stream)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
-    return FontFace(name=name, path=path, coverage=coverage)
+    return FontFace(name=instance.ps_name, path=path, coverage=coverage)
+
+
+def prepare(jobs: int) -> None:
+    """Before a build forks ``jobs`` worker processes: cut the instances the cache lacks
+    (or holds damaged) over up to ``jobs`` processes, and register every face here, so
+    that the workers share the faces instead of each cutting and reading its own. With
+    one process nothing is done ahead: faces are made as text needs them."""
+    if jobs <= 1:
+        return
+    wanted = [(family, weight) for family in FAMILIES for weight in _WEIGHTS]
+    instances = [instance_of(*key) for key in wanted]
+    missing = [i for i in instances if _verified(cached_path(i)) is None]
+    # The largest first, so that the processes finish together.
+    missing.sort(key=lambda i: (-i.source.stat().st_size, -i.weight))
+    if len(missing) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(jobs, len(missing)), mp_context=context) as pool:
+            made = list(pool.map(cut, missing))
+    else:
+        made = [cut(instance) for instance in missing]
+    for instance, data in zip(missing, made, strict=True):
+        _store(cached_path(instance), data)
+    for key in wanted:
+        face(*key)
 
 
 def width(text: str, font_name: str, size: float) -> float:

@@ -1,0 +1,224 @@
+"""The static font instances: the same glyphs as instancing the whole variable font,
+and a cache that is checked, so that a damaged file is made again, not trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fontTools.misc.roundTools import otRound
+from fontTools.ttLib import TTFont
+from fontTools.varLib import instancer
+
+from deckforge.text import fonts
+
+FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
+DATA = Path(__file__).parent / "data" / "minimal"
+
+
+@pytest.fixture(scope="module")
+def made() -> dict[tuple[str, str], bytes]:
+    """Every face's instance as deckforge cuts it now."""
+    return {key: fonts.cut(fonts.instance_of(*key)) for key in FACES}
+
+
+@pytest.fixture(scope="module")
+def cut(made) -> dict[tuple[str, str], TTFont]:
+    """Every face's instance read back with fontTools."""
+    return {key: TTFont(io.BytesIO(data)) for key, data in made.items()}
+
+
+def _location(key: tuple[str, str]) -> dict[str, float]:
+    return {"wght": 700 if key[1] == fonts.BOLD else 400, "wdth": 100}
+
+
+def _reference(key: tuple[str, str]) -> TTFont:
+    """The whole variable font, layout tables and all, instanced with fontTools."""
+    source = TTFont(fonts.instance_of(*key).source)
+    return instancer.instantiateVariableFont(source, _location(key), updateFontNames=False)
+
+
+def _outline(font: TTFont, name: str) -> tuple:
+    """A glyph as saved: its points, or its components and their offsets, rounded as
+    saving rounds them (the reference is not saved: compiling its GPOS takes seconds)."""
+    glyf = font["glyf"]
+    glyph = glyf[name]
+    if glyph.isComposite():
+        return tuple(
+            (c.glyphName, otRound(c.x), otRound(c.y), getattr(c, "transform", None))
+            for c in glyph.components
+        )
+    coordinates, ends, flags = glyph.getCoordinates(glyf)
+    points = [(otRound(x), otRound(y)) for x, y in coordinates]
+    return points, ends, [f & 1 for f in flags]  # on or off the curve
+
+
+def _same_glyphs(ours: TTFont, reference: TTFont) -> None:
+    assert ours.getGlyphOrder() == reference.getGlyphOrder()
+    assert ours.getBestCmap() == reference.getBestCmap()
+    assert ours["hmtx"].metrics == reference["hmtx"].metrics
+    for name in reference.getGlyphOrder():
+        assert _outline(ours, name) == _outline(reference, name), name
+    # The vertical metrics ReportLab reads (varied by MVAR).
+    for tag, fields in (
+        ("hhea", ("ascent", "descent", "lineGap")),
+        ("OS/2", ("sTypoAscender", "sTypoDescender", "usWinAscent", "usWinDescent")),
+        ("head", ("unitsPerEm",)),  # its bounding box is recalculated on saving
+    ):
+        for field in fields:
+            assert getattr(ours[tag], field) == getattr(reference[tag], field), (tag, field)
+
+
+# Bold is away from the default location: there the variations move outlines and
+# advances (and GPOS and GSUB variations had to be merged too, which took nearly all of
+# the time). Instancing Noto Sans whole takes a quarter of a minute a weight.
+@pytest.mark.parametrize("family", list(fonts.FAMILIES))
+def test_bold_instances_have_the_glyphs_of_a_reference_instancing(cut, family):
+    _same_glyphs(cut[(family, fonts.BOLD)], _reference((family, fonts.BOLD)))
+
+
+# Regular is the variable font's default location: its glyphs are the font's own.
+@pytest.mark.parametrize("family", list(fonts.FAMILIES))
+def test_regular_instances_have_the_variable_fonts_default_glyphs(cut, family):
+    _same_glyphs(cut[(family, fonts.REGULAR)], TTFont(fonts.instance_of(family, "regular").source))
+
+
+def test_instances_keep_only_what_reportlab_reads(cut):
+    for font in cut.values():
+        assert set(font.keys()) - {"GlyphOrder"} <= fonts.READ_BY_REPORTLAB
+        assert {"GSUB", "GPOS", "GDEF", "fvar", "gvar"}.isdisjoint(font.keys())
+
+
+def test_persian_needs_no_glyph_substitution(cut):
+    """arabic-reshaper turns every Persian letter into a presentation form (and lam-alef
+    into its ligature); every one of them is in the instance's character map."""
+    import arabic_reshaper
+
+    letters = "ابپتثجچحخدذرزژسشصضطظعغفقکگلمنوهیآأؤإئةك"
+    words = [a + b + c for a in letters for b in letters for c in "بال"] + ["لا", "لأ", "لآ"]
+    shaped = {ch for word in words for ch in arabic_reshaper.reshape(word)}
+    cmap = cut[("arabic", fonts.REGULAR)].getBestCmap()
+    assert {ch for ch in shaped if "\ufb50" <= ch <= "\ufeff"}, "nothing was shaped"
+    assert sorted(f"U+{ord(ch):04X}" for ch in shaped if ord(ch) not in cmap) == []
+
+
+def test_instances_are_the_same_bytes_every_time():
+    instance = fonts.instance_of("arabic", fonts.BOLD)
+    assert fonts.cut(instance) == fonts.cut(instance)
+
+
+@pytest.fixture(scope="module")
+def filled_cache(made, tmp_path_factory) -> Path:
+    """A cache folder holding every face, for the tests that damage it."""
+    folder = tmp_path_factory.mktemp("font-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DECKFORGE_CACHE", str(folder))
+        for key, data in made.items():
+            fonts._store(fonts.cached_path(fonts.instance_of(*key)), data)
+    return folder
+
+
+@pytest.fixture()
+def cache(filled_cache, tmp_path, monkeypatch) -> Path:
+    """A cache folder of this test's own, filled; faces are registered afresh from it."""
+    folder = tmp_path / "cache"
+    shutil.copytree(filled_cache, folder)
+    monkeypatch.setenv("DECKFORGE_CACHE", str(folder))
+    fonts.face.cache_clear()
+    yield folder
+    fonts.face.cache_clear()  # registered again from the usual cache when next asked
+
+
+def _damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(data[: len(data) // 3])
+    elif how == "corrupt":
+        middle = len(data) // 2
+        path.write_bytes(
+            data[:middle]
+            + bytes(b ^ 0x5A for b in data[middle : middle + 64])
+            + data[middle + 64 :]
+        )
+    elif how == "without its checksum":
+        path.with_name(path.name + ".sha256").unlink()
+    else:
+        path.with_name(path.name + ".sha256").write_text("not a checksum\n")
+
+
+@pytest.mark.parametrize(
+    "how", ["truncated", "corrupt", "without its checksum", "with a bad checksum"]
+)
+def test_a_damaged_cached_font_is_made_again_with_a_warning(cache, caplog, how):
+    instance = fonts.instance_of("arabic", fonts.REGULAR)
+    path = fonts.cached_path(instance)
+    good = path.read_bytes()
+    _damage(path, how)
+    with caplog.at_level(logging.WARNING, logger="deckforge.text.fonts"):
+        face = fonts.face("arabic", fonts.REGULAR)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: the cached font instance is damaged ("
+        + (
+            "its checksum file is missing or unreadable"
+            if how == "without its checksum"
+            else "it does not match its checksum: truncated or corrupt"
+        )
+        + "); making it again"
+    ]
+    assert path.read_bytes() == good
+    checksum = path.with_name(path.name + ".sha256").read_text().strip()
+    assert checksum == hashlib.sha256(good).hexdigest()
+    assert ord("\ufefb") in face.coverage
+    assert fonts.width("\ufefb", face.name, 10) > 0
+
+
+def test_a_sound_cache_is_used_without_a_word(cache, caplog, monkeypatch):
+    def refuse(instance):
+        raise AssertionError(f"{instance.ps_name} was cut again")
+
+    monkeypatch.setattr(fonts, "cut", refuse)
+    with caplog.at_level(logging.WARNING, logger="deckforge.text.fonts"):
+        fonts.prepare(2)
+    assert caplog.records == []
+
+
+def test_fonts_missing_from_the_cache_are_cut_in_parallel(cache):
+    for key in [("arabic", fonts.REGULAR), ("arabic", fonts.BOLD)]:
+        path = fonts.cached_path(fonts.instance_of(*key))
+        path.unlink()
+    fonts.prepare(2)
+    for key in FACES:
+        path = fonts.cached_path(fonts.instance_of(*key))
+        checksum = path.with_name(path.name + ".sha256").read_text().strip()
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == checksum
+    assert fonts.face.cache_info().currsize == len(FACES)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_build_with_a_damaged_font_cache_warns_and_succeeds(cache, tmp_path, jobs):
+    latin = fonts.cached_path(fonts.instance_of("latin", fonts.BOLD))
+    _damage(latin, "truncated")
+    shutil.copytree(DATA, tmp_path / "decks" / "minimal")
+    done = subprocess.run(
+        [sys.executable, "-m", "deckforge", "build", "--profile", "pnp-a4", "--jobs", jobs],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    warning = (
+        f"{latin}: the cached font instance is damaged (it does not match its checksum: "
+        "truncated or corrupt); making it again"
+    )
+    assert done.stderr.splitlines().count(warning) == 1, done.stderr
+    assert "internal error" not in done.stderr
+    assert (tmp_path / "build" / "minimal-en" / "pnp-a4" / "places.pdf").is_file()
+    assert hashlib.sha256(latin.read_bytes()).hexdigest() == (
+        latin.with_name(latin.name + ".sha256").read_text().strip()
+    )
