@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import pickle
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +23,7 @@ from deckforge.load import find_editions, load_edition
 from deckforge.model import Edition, build_edition
 from deckforge.profiles import Profile, all_profiles
 from deckforge.render import pdf
+from deckforge.text import fonts
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
 from deckforge.write import Output, Progress, locked, write_all, write_manifest
@@ -374,6 +376,7 @@ def build(
     gc.freeze()
     try:
         with locked(out_dir):
+            fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
             pdf.load_icon_cache()
             made = write_all(tasks, out_dir, _make, progress, jobs, accept)
             done = [m for m in made if m.entry is not None]
