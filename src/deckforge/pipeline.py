@@ -18,6 +18,7 @@ from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageErro
 from deckforge.layout import documents
 from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.impose import ImpositionError, impose
+from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
 from deckforge.model import Edition, build_edition
@@ -187,7 +188,9 @@ def part_output(
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
         bleed = profile.bleed if profile.mode == "single" else 0.0
-        return _output(edition, profile, part, pages, "cards", len(cards), part.size_mm, bleed), []
+        output = _output(edition, profile, part, pages, "cards", len(cards), part.size_mm, bleed)
+        output.entry.update(card_listing(edition, profile, part, cards, incremental.toolchain()))
+        return output, []
     kind, pages, found = documents.lay_out_component(edition, part, profile)
     if not pages:
         return None, found
