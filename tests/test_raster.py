@@ -18,8 +18,10 @@ from deckforge.render.raster import (
     contact_sheet,
     export_png,
     export_tts,
+    png_plan,
     preview_site,
     rasterize,
+    read_deck,
 )
 
 MINIMAL = Path(__file__).parent / "data" / "minimal"
@@ -78,7 +80,9 @@ def test_export_png_writes_every_side_at_trim_plus_bleed(build, outputs, tmp_pat
     expected = [f"{n:03d}-{side}.png" for n in range(1, entry["cards"] + 1) for side in SIDES]
     assert [f.name for f in files] == expected
     assert len(files) == 2 * entry["cards"]
-    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == sorted(expected)
+    # Besides the PNGs, only the hidden record of what each was made from.
+    names = sorted(p.name for p in (tmp_path / "png").iterdir())
+    assert names == sorted([*expected, ".deckforge-images.json"])
     for path in files:
         with Image.open(path) as image:
             # Poker trim 63.5 × 88.9 mm + 2 × 1/8 in bleed = 2.75 × 3.75 in at 300 dpi.
@@ -123,14 +127,26 @@ def test_rasterize_gives_the_whole_page_in_rgb(build):
 # --- export_tts ----------------------------------------------------------------------------
 
 
+def _slots(sheet: Image.Image, card: tuple[int, int]) -> list[Image.Image]:
+    columns, rows = sheet.width // card[0], sheet.height // card[1]
+    return [
+        sheet.crop((c * card[0], r * card[1], (c + 1) * card[0], (r + 1) * card[1]))
+        for r in range(rows)
+        for c in range(columns)
+    ]
+
+
 def _check_tts(files: list[Path], cards: int, columns: int, rows: int, max_side: int) -> None:
     """Sheets within limits, a consistent grid, cards where they should be, the last slot
-    of every sheet empty."""
-    *sheets, back_path = files
-    assert back_path.name == "back.png"
+    of every sheet the hidden image (the back), the saved object last."""
+    *images, saved = files
+    assert saved.suffix == ".json"
+    sheets = [p for p in images if p.name.startswith("sheet-")]
     assert [s.name for s in sheets] == [f"sheet-{n}.png" for n in range(1, len(sheets) + 1)]
-    with Image.open(back_path) as back:
+    assert images[len(sheets) :] == [images[0].with_name("back.png")]
+    with Image.open(images[-1]) as back:
         card_w, card_h = back.size
+        back = back.convert("RGB")
         assert not _blank(back)
     placed = 0
     for sheet_path in sheets:
@@ -141,13 +157,11 @@ def _check_tts(files: list[Path], cards: int, columns: int, rows: int, max_side:
             grid_columns, grid_rows = sheet.width // card_w, sheet.height // card_h
             assert grid_columns in range(1, columns + 1), grid_columns
             assert grid_rows in range(1, rows + 1), grid_rows
-            slots = grid_columns * grid_rows
-            on_sheet = min(slots - 1, cards - placed)
-            for slot in range(slots):
-                row, column = divmod(slot, grid_columns)
-                box = (column * card_w, row * card_h, (column + 1) * card_w, (row + 1) * card_h)
-                cell = sheet.crop(box)
+            slots = _slots(sheet.convert("RGB"), (card_w, card_h))
+            on_sheet = min(len(slots) - 1, cards - placed)
+            for slot, cell in enumerate(slots[:-1]):
                 assert _blank(cell) != (slot < on_sheet), f"{sheet_path.name} slot {slot}"
+            assert slots[-1].tobytes() == back.tobytes(), "the hidden slot shows the back"
             placed += on_sheet
     assert placed == cards
     # Cards are as large as fit: one pixel more and the grid would not.
@@ -159,7 +173,7 @@ def test_export_tts_sheets_fit_and_hold_every_card(build, outputs, tmp_path, dec
     cards = _entry(outputs, deck)["cards"]
     files = export_tts(_printer(build, deck), tmp_path / "tts")
     _check_tts(files, cards, 10, 7, 4096)
-    with Image.open(files[0]) as sheet, Image.open(files[-1]) as back:
+    with Image.open(files[0]) as sheet, Image.open(files[-2]) as back:
         # A small deck gets large cards, not a 10 × 7 grid of thumbnails.
         assert back.width > 4096 // 10
         # The card shape is the trim's (poker 63.5 × 88.9, mini Euro 44 × 68 mm).
@@ -173,23 +187,28 @@ def test_export_tts_sheets_fit_and_hold_every_card(build, outputs, tmp_path, dec
 def test_export_tts_spreads_a_deck_over_several_sheets(build, tmp_path):
     # Three cards on sheets of 2 × 1 with the hidden-card slot: one card a sheet, three sheets.
     files = export_tts(_printer(build, "places"), tmp_path / "tts", columns=2, rows=1, max_side=500)
-    assert len(files) == 4
+    assert len(files) == 5
     _check_tts(files, 3, 2, 1, 500)
+    state = json.loads(files[-1].read_text(encoding="utf-8"))["ObjectStates"][0]
+    # One TTS deck number per sheet, each card in the first slot of its own.
+    numbers = sorted(int(n) for n in state["CustomDeck"])
+    assert numbers == [numbers[0], numbers[0] + 1, numbers[0] + 2]
+    assert state["DeckIDs"] == [n * 100 for n in numbers]
 
 
 def test_export_tts_keeps_to_max_side_with_a_full_grid(build, tmp_path):
     files = export_tts(_printer(build, "mess"), tmp_path / "tts", columns=3, rows=1, max_side=600)
     _check_tts(files, 3, 3, 1, 600)
-    with Image.open(files[0]) as sheet, Image.open(files[-1]) as back:
+    with Image.open(files[0]) as sheet, Image.open(files[-2]) as back:
         assert sheet.size == (3 * back.width, back.height)
         assert back.width == 200  # 600 / 3, the height (309 px) is in bounds
 
 
-def test_the_first_back_is_the_back_of_card_one(build, tmp_path):
+def test_the_back_is_the_back_of_card_one(build, tmp_path):
     pdf = _printer(build, "places")
     files = export_tts(pdf, tmp_path / "tts")
     page = rasterize(pdf, 0, 72)
-    with Image.open(files[-1]) as back:
+    with Image.open(files[-2]) as back:
         small = back.resize((50, 70))
     # The printed back, cropped to its trim at 9 pt of bleed a side, at the same size.
     trimmed = page.crop((9, 9, page.width - 9, page.height - 9)).resize((50, 70))
@@ -251,35 +270,90 @@ class _Links(HTMLParser):
         self.text.append(data)
 
 
-def test_preview_site_shows_every_deck_and_links_only_real_files(build, outputs, tmp_path):
-    site = tmp_path / "site"
-    index = preview_site(build, site)
-    assert index == site / "index.html"
+def _words(parser: _Links) -> str:
+    """The page's text with runs of white space as one space."""
+    return " ".join("".join(parser.text).split())
+
+
+def _parse(page: Path) -> _Links:
     parser = _Links()
-    parser.feed(index.read_text(encoding="utf-8"))
-    text = " ".join(parser.text)
-    assert parser.links
+    parser.feed(page.read_text(encoding="utf-8"))
     for _, link in parser.links:
         assert "://" not in link and not link.startswith("/"), "links must be relative"
-        assert (site / unquote(link)).resolve().is_file(), link
+        target = unquote(link.partition("#")[0])
+        assert (page.parent / target).resolve().is_file(), f"{page.name}: {link}"
+    assert all(i.get("alt") is not None for i in parser.images)
+    return parser
+
+
+def test_preview_site_shows_every_deck_and_links_only_real_files(build, outputs, tmp_path):
+    site = tmp_path / "site"
+    warning = "decks/minimal/places.yaml:6:3: places: warning: 3 places"
+    index = preview_site(build, site, {f"{EDITION}/printer/places.pdf": [warning]})
+    assert index == site / "index.html"
+    parser = _parse(index)
+    text = _words(parser)
     linked = {(site / unquote(link)).resolve() for _, link in parser.links}
-    # Every output of every profile is linked.
+    # Every output of every profile is there to download.
     for entry in outputs:
         assert (build / entry["path"]).resolve() in linked, entry["path"]
-    assert EDITION in text
+    assert EDITION in text and warning in text
     decks = {e["deck"] for e in outputs if e["kind"] == "cards"}
     assert decks == {"places", "mess", "which-way", "spots"}
     for deck in decks:
-        assert deck in text
-        cards = _entry(outputs, deck)["cards"]
-        assert f"{cards} cards" in text
-        previews = [i for i in parser.images if f"/{deck}-" in i["src"]]
-        assert len(previews) == 2, deck  # faces and backs
-        for image in previews:
-            assert deck in image["alt"] and image["alt"].strip()
-            with Image.open(site / unquote(image["src"])) as png:
-                assert png.width > 180
-    assert all(i.get("alt") for i in parser.images)
+        entry = _entry(outputs, deck)
+        page = site / EDITION / f"{deck}.html"
+        assert page.resolve() in linked
+        deck_page = _parse(page)
+        deck_text = _words(deck_page)
+        assert f"{entry['cards']} cards" in deck_text
+        assert (warning in deck_text) == (deck == "places")
+        thumbs = [i for i in deck_page.images if i.get("class") == "thumb"]
+        # Every face, then the deck's one back, once.
+        assert [i["alt"] for i in thumbs] == [*entry["card_names"], "Back 1"]
+        enlarged = [link for tag, link in deck_page.links if tag == "a" and "-small" not in link]
+        for image in thumbs:
+            large = image["src"].replace("-small.png", ".png")
+            assert large in enlarged
+            with Image.open(page.parent / unquote(image["src"])) as small:
+                assert small.size == (int(image["width"]), int(image["height"]))
+            with Image.open(page.parent / unquote(large)) as big:
+                assert big.width > 2 * small.width
+
+
+def test_preview_says_when_it_is_stale(build, tmp_path):
+    index = preview_site(build, tmp_path / "site", stale="the sources have changed")
+    for page in (index, tmp_path / "site" / EDITION / "places.html"):
+        assert "Out of date: the sources have changed" in _words(_parse(page))
+
+
+def test_identical_pages_are_drawn_once(build, tmp_path):
+    deck = read_deck(_printer(build, "mess"))
+    plan = png_plan(deck, tmp_path / "png")
+    # Three faces and the one back the three cards share.
+    assert len(deck.backs) == 1 and len(plan.jobs) == 4
+    files = export_png(_printer(build, "mess"), tmp_path / "png", dpi=50)
+    backs = {path.read_bytes() for path in files[0::2]}
+    assert len(backs) == 1
+
+
+def _mtimes(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.glob("*.png")}
+
+
+def test_export_makes_again_only_what_changed(tmp_path):
+    out = _build(tmp_path, "printer")
+    decks, folder = str(tmp_path / "decks"), out / EDITION / "png" / "places"
+    assert main(["--decks", decks, "export", "png", "--out", str(out)]) == 0
+    first = _mtimes(folder)
+    assert main(["--decks", decks, "export", "png", "--out", str(out)]) == 0
+    assert _mtimes(folder) == first
+    places = tmp_path / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text(encoding="utf-8").replace("Bakery", "Bake house"))
+    assert main(["--decks", decks, "build", "--out", str(out), "--quiet"]) == 0
+    assert main(["--decks", decks, "export", "png", "--out", str(out)]) == 0
+    again = _mtimes(folder)
+    assert {name for name in first if again[name] != first[name]} == {"002-face.png"}
 
 
 def test_preview_site_needs_a_manifest(tmp_path):
@@ -361,5 +435,6 @@ def test_export_and_preview_commands(tmp_path, capsys):
     assert [p.name for p in faces] == ["001-face.png", "002-face.png", "003-face.png"]
     assert main(["--decks", decks, "export", "tts", "--out", str(out)]) == 0
     assert (out / "minimal-en" / "tts" / "mess" / "back.png").is_file()
+    assert (out / "minimal-en" / "tts" / "mess" / "minimal-en-mess.json").is_file()
     assert main(["--decks", decks, "preview", "--out", str(out)]) == 0
     assert (out / "preview" / "index.html").is_file()

@@ -85,19 +85,37 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list editions, their decks, and the print profiles")
 
-    ex = sub.add_parser("export", help="PNG files per card side, or Tabletop Simulator sheets")
+    ex = sub.add_parser("export", help="PNG files per card side, or Tabletop Simulator decks")
     ex.add_argument(
         "format",
         choices=("png", "tts"),
-        help="png: one 300-dpi PNG per card side "
-        "at trim + bleed; tts: Tabletop Simulator deck sheets and a back image",
+        help="png: one 300-dpi PNG per card side at trim + bleed; tts: Tabletop Simulator "
+        "card sheets, backs and a saved object per deck",
     )
     ex.add_argument("--edition", action="append", metavar="NAME", help="edition (default: all)")
     ex.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
+    ex.add_argument(
+        "--jobs", type=int, default=None, metavar="N", help="N processes (default: one per core)"
+    )
+    ex.add_argument(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="tts: the address the build folder will be served from, for the saved objects' "
+        "image links (default: file:/// links to this computer)",
+    )
 
-    pv = sub.add_parser("preview", help="contact sheets and an HTML page of every card")
+    pv = sub.add_parser("preview", help="a small website showing every deck's cards")
     pv.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
     pv.add_argument("--site", type=Path, default=None, help="where to write (default: OUT/preview)")
+    pv.add_argument(
+        "--jobs", type=int, default=None, metavar="N", help="N processes (default: one per core)"
+    )
+    pv.add_argument(
+        "--no-build",
+        action="store_true",
+        help="do not rebuild first when the sources have changed (the preview says it is stale)",
+    )
 
     pf = sub.add_parser("preflight", help="check built files as a print shop would")
     pf.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
@@ -314,15 +332,13 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _printer_decks(out: Path, editions: list[str] | None) -> list[dict]:
-    manifest = out / "manifest.json"
-    if not manifest.is_file():
-        raise UsageError(f"no {manifest}: run 'deckforge build' first")
-    import json
+    if not (out / "manifest.json").is_file():
+        raise UsageError(f"no {out / 'manifest.json'}: run 'deckforge build' first")
+    from deckforge.render.raster import manifest_entries
 
-    entries = json.loads(manifest.read_text(encoding="utf-8")).get("outputs", [])
     chosen = [
         e
-        for e in entries
+        for e in manifest_entries(out)
         if e.get("profile") == "printer"
         and e.get("kind") == "cards"
         and (not editions or e.get("edition") in editions)
@@ -334,31 +350,117 @@ def _printer_decks(out: Path, editions: list[str] | None) -> list[dict]:
     return chosen
 
 
+def _built_profiles(out: Path) -> list[str]:
+    """The profiles of the build in ``out`` that deckforge still has."""
+    from deckforge.render.raster import manifest_entries
+
+    folder = Path(__file__).parent / "profiles"
+    built = {str(e.get("profile")) for e in manifest_entries(out)}
+    return sorted(name for name in built if (folder / f"{name}.yaml").is_file())
+
+
+def _sources_changed(args: argparse.Namespace) -> bool:
+    """Whether the sources changed since the build in ``args.out`` (the check that lets a
+    build with nothing to do return at once)."""
+    check = argparse.Namespace(
+        force=False,
+        strict=False,
+        edition=None,
+        back_offset=(0.0, 0.0),
+        profile=_built_profiles(args.out),
+        decks=args.decks,
+        out=args.out,
+    )
+    return _up_to_date(check) is None
+
+
+def _images_progress(what: str):
+    """A bar on a terminal while images are made, nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        filled = 30 * done // max(total, 1)
+        sys.stderr.write(f"\r{what} [{'#' * filled}{' ' * (30 - filled)}] {done}/{total} ")
+        sys.stderr.write("\n" if done == total else "")
+        sys.stderr.flush()
+
+    return show
+
+
 def _export(args: argparse.Namespace) -> int:
     from deckforge.render import raster
 
     started = time.perf_counter()
-    files = 0
+    plans = []
     for entry in _printer_decks(args.out, args.edition):
-        pdf = args.out / entry["path"]
-        folder = args.out / entry["edition"] / args.format / entry["deck"]
-        made = (
-            raster.export_png(pdf, folder)
-            if args.format == "png"
-            else raster.export_tts(pdf, folder)
-        )
-        files += len(made)
-        print(f"  {folder}/: {len(made)} files")
-    print(f"exported {files} files in {time.perf_counter() - started:.1f} s")
+        deck = raster.read_deck(args.out / entry["path"], entry)
+        edition, name = entry["edition"], entry["deck"]
+        folder = args.out / edition / args.format / name
+        if args.format == "png":
+            plans.append(raster.png_plan(deck, folder))
+            continue
+        title = f"{name.replace('-', ' ').capitalize()} ({edition})"
+        url = args.base_url and f"{args.base_url.rstrip('/')}/{edition}/tts/{name}/"
+        plans.append(raster.tts_plan(deck, folder, f"{edition}-{name}", title, base_url=url))
+    done = raster.carry_out(plans, args.jobs, _images_progress("drawing"))
+    for plan in plans:
+        print(f"  {plan.folder}/")
+    print(
+        f"exported {done.written + done.unchanged} files ({done.written} made, "
+        f"{done.unchanged} unchanged) in {time.perf_counter() - started:.1f} s"
+    )
+    if _sources_changed(args):
+        print("note: the sources have changed since this build; build and export again")
     return 0
+
+
+def _recorded_warnings(out: Path) -> dict[str, list[str]]:
+    """The warnings the builds in ``out`` found, by output path, as they were printed."""
+    from deckforge import incremental
+    from deckforge.errors import WARNING, SourceRef
+
+    found: dict[str, list[str]] = {}
+    for path, record in incremental.load(out).get("outputs", {}).items():
+        for item in record.get("warnings", []) if isinstance(record, dict) else []:
+            try:
+                ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
+            except (KeyError, TypeError):
+                continue
+            found.setdefault(path, []).append(Problem(ref, item["message"], WARNING).format())
+    return found
 
 
 def _preview(args: argparse.Namespace) -> int:
     from deckforge.render import raster
 
+    started = time.perf_counter()
+    if not (args.out / "manifest.json").is_file():
+        raise UsageError(f"no {args.out / 'manifest.json'}: run 'deckforge build' first")
+    stale = None
+    if _sources_changed(args):
+        stale = "the sources have changed since this build: run 'deckforge build'."
+        if not args.no_build:
+            from deckforge.pipeline import Project, build
+
+            print("the sources have changed since the last build: building first")
+            project = Project(args.decks)
+            try:
+                build(project, args.out, None, _built_profiles(args.out), jobs=args.jobs)
+                stale = None
+            except BuildFailed as exc:
+                _report(exc.problems, project.root)
+                count = len(exc.problems)
+                stale = (
+                    f"the sources have changed since this build and do not build "
+                    f"({count} problem{'s' if count != 1 else ''}: see 'deckforge validate'); "
+                    "this preview shows the last build."
+                )
     site = args.site or args.out / "preview"
-    index = raster.preview_site(args.out, site)
-    print(f"wrote {index}: open it in a browser")
+    index = raster.preview_site(args.out, site, _recorded_warnings(args.out), stale, args.jobs)
+    if stale:
+        print(f"note: {stale}", file=sys.stderr)
+    print(f"wrote {index} in {time.perf_counter() - started:.1f} s: open it in a browser")
     return 0
 
 

@@ -1,0 +1,216 @@
+"""A preview of a build as a small static site, for authors to review in a browser.
+
+``index.html`` lists every edition and deck (cards, size, the files of every profile to
+download, the warnings the build found); ``<edition>/<deck>.html`` shows the deck's faces
+as a grid of thumbnails and then each of its distinct backs once, every one a link to a
+larger image. Cards are drawn from the printer-profile PDFs, so the preview shows what the
+print shop gets. Pages come from Jinja2 templates in ``templates/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+from deckforge.errors import DeckforgeError, display_path
+from deckforge.render.raster.pdfread import (
+    Deck,
+    manifest_entries,
+    pixels,
+    read_deck,
+    side_page,
+)
+from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
+
+TEMPLATES = Path(__file__).parent / "templates"
+#: Width of a thumbnail in the grid, in pixels.
+THUMB_WIDTH = 200
+#: The longer side of the larger image a thumbnail links to, in pixels (whatever the size
+#: of the card: a large screen shows a mini card as well as a big one).
+LARGE_SIDE = 800
+#: The images of a deck's page; others in its folder are left alone.
+PREVIEW_FILES = r"(face|back)-\d+(-small)?\.png"
+RTL_LOCALES = {"fa", "ar", "he", "ur"}
+
+
+def _href(target: Path, page_dir: Path) -> str:
+    """A relative, URL-quoted link from a page in ``page_dir`` to ``target``."""
+    relative = os.path.relpath(Path(target).resolve(), Path(page_dir).resolve())
+    return quote(Path(relative).as_posix())
+
+
+def _preview_source(entries: list[dict], single: set[str] | None) -> dict | None:
+    """The entry whose PDF the previews of a deck are drawn from: the printer profile's,
+    else another one-card-per-page profile's, else none."""
+    candidates = [e for e in entries if e.get("profile") == "printer"]
+    if not candidates and single:
+        candidates = sorted(
+            (e for e in entries if e.get("profile") in single), key=lambda e: e["profile"]
+        )
+    return candidates[0] if candidates else None
+
+
+def _files(entries: list[dict], build_dir: Path, page_dir: Path) -> list[dict]:
+    """The downloads of one deck or component: a link per profile's file."""
+    found = []
+    for entry in sorted(entries, key=lambda e: (str(e.get("profile")), e["path"])):
+        target = build_dir / entry["path"]
+        found.append(
+            {
+                "profile": str(entry.get("profile")),
+                "name": Path(entry["path"]).name,
+                "pages": entry.get("pages"),
+                "href": _href(target, page_dir) if target.is_file() else None,
+            }
+        )
+    return found
+
+
+def _size(entry: dict) -> str:
+    trim = entry.get("trim_mm") or []
+    return " × ".join(f"{value:g}" for value in trim) + " mm" if trim else ""
+
+
+def _deck_plan(deck: Deck, folder: Path) -> tuple[Plan, list[dict], list[dict]]:
+    """The images of a deck's page: each face, then each distinct back, large (see
+    :data:`LARGE_SIDE`) and as a thumbnail."""
+    trim_w, trim_h = deck.geometry.trim_size
+    scale = LARGE_SIDE / max(trim_w, trim_h)
+    large = (pixels(trim_w * scale), pixels(trim_h * scale))
+    small = (THUMB_WIDTH, pixels(THUMB_WIDTH * large[1] / large[0]))
+    plan = Plan(folder, PREVIEW_FILES)
+    digits = max(3, len(str(deck.cards)))
+    faces, backs = [], []
+    sides = [("face", n, side_page(n, "face"), deck.faces[n]) for n in range(deck.cards)]
+    sides += [("back", n, deck.back_page(n), deck.backs[n]) for n in range(len(deck.backs))]
+    for side, number, page, drawing in sides:
+        stem = f"{side}-{number + 1:0{digits}d}" if side == "face" else f"{side}-{number + 1}"
+        # Drawn twice rather than scaled: PDFium draws a thumbnail in a tenth of the time
+        # a good resampling filter takes to shrink the large image.
+        for size, suffix in ((large, ""), (small, "-small")):
+            slot = Slot(page, drawing, deck.geometry.trim, size)
+            plan.jobs.append(
+                ImageJob(str(deck.pdf), size, (slot,), (str(folder / f"{stem}{suffix}.png"),))
+            )
+        shown = {
+            "large": f"{folder.name}/{stem}.png",
+            "thumb": f"{folder.name}/{stem}-small.png",
+            "width": small[0],
+            "height": small[1],
+        }
+        if side == "face":
+            faces.append({**shown, "number": number + 1, "name": deck.names[number]})
+        else:
+            backs.append({**shown, "number": number + 1, "cards": deck.shown_by(number)})
+    return plan, faces, backs
+
+
+def _group(outputs: list[dict]) -> dict[str, dict]:
+    """Entries by edition, then by card deck or by kind of other file."""
+    editions: dict[str, dict] = {}
+    for entry in outputs:
+        edition = editions.setdefault(
+            str(entry.get("edition", "")),
+            {"locale": str(entry.get("locale", "")), "decks": {}, "others": {}},
+        )
+        if entry.get("kind") == "cards":
+            edition["decks"].setdefault(str(entry.get("deck")), []).append(entry)
+        else:
+            edition["others"].setdefault(str(entry.get("kind")), []).append(entry)
+    return editions
+
+
+def _unique_warnings(entries: list[dict], warnings: dict[str, list[str]]) -> list[str]:
+    """The warnings recorded for any of ``entries``' files, each once (a source's warning
+    is found again under every profile)."""
+    return list(dict.fromkeys(w for e in entries for w in warnings.get(e["path"], [])))
+
+
+def preview_site(
+    build_dir: Path,
+    site_dir: Path,
+    warnings: dict[str, list[str]] | None = None,
+    stale: str | None = None,
+    processes: int | None = None,
+) -> Path:
+    """Write the preview site of the build in ``build_dir`` into ``site_dir``.
+
+    ``warnings`` are the build's warnings by output path (as the manifest names files);
+    ``stale``, when given, says why the build may not show the sources as they are now,
+    and is shown on every page. Returns the index.html path.
+    """
+    import jinja2
+
+    from deckforge.render.raster.pdfread import _single_card_profiles
+
+    build_dir, site_dir = Path(build_dir), Path(site_dir)
+    warnings = warnings or {}
+    single = _single_card_profiles()
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    editions = []
+    plans: list[Plan] = []
+    pages: dict[Path, dict[str, str]] = {}
+    for edition_id, groups in sorted(_group(manifest_entries(build_dir)).items()):
+        edition_dir = site_dir / edition_id
+        locale = groups["locale"]
+        edition = {
+            "id": edition_id,
+            "locale": locale,
+            "dir": "rtl" if locale in RTL_LOCALES else "ltr",
+            "decks": [],
+            "others": [],
+            "warnings": _unique_warnings(
+                [e for entries in groups["decks"].values() for e in entries]
+                + [e for entries in groups["others"].values() for e in entries],
+                warnings,
+            ),
+        }
+        for name, entries in sorted(groups["decks"].items()):
+            source = _preview_source(entries, single)
+            shown = {
+                "id": name,
+                "cards": (source or entries[0]).get("cards", "?"),
+                "size": _size(source or entries[0]),
+                "files": _files(entries, build_dir, site_dir),
+                "warnings": _unique_warnings(entries, warnings),
+                "page": None,
+                "cover": None,
+            }
+            edition["decks"].append(shown)
+            if source is None:
+                continue
+            deck = read_deck(build_dir / source["path"], source)
+            plan, faces, backs = _deck_plan(deck, edition_dir / name)
+            plans.append(plan)
+            shown["page"] = f"{quote(edition_id)}/{quote(name)}.html"
+            shown["cover"] = f"{quote(edition_id)}/{quote(faces[0]['thumb'])}"
+            context = {
+                "edition": edition,
+                "deck": {**shown, "files": _files(entries, build_dir, edition_dir)},
+                "faces": faces,
+                "backs": backs,
+                "stale": stale,
+                "root": "../",
+            }
+            deck_page = environment.get_template("deck.html").render(context)
+            pages.setdefault(edition_dir, {})[f"{name}.html"] = deck_page
+        for kind, entries in sorted(groups["others"].items()):
+            edition["others"].append({"kind": kind, "files": _files(entries, build_dir, site_dir)})
+        editions.append(edition)
+    index = environment.get_template("index.html").render(
+        {"editions": editions, "stale": stale, "root": "", "build": display_path(build_dir)}
+    )
+    site = Plan(site_dir, r"index\.html|style\.css")
+    site.texts = {"index.html": index, "style.css": (TEMPLATES / "style.css").read_text("utf-8")}
+    for folder, texts in pages.items():
+        plans.append(Plan(folder, r".+\.html", texts=texts))
+    if not editions:
+        raise DeckforgeError(f"{display_path(build_dir)}: the build manifest lists no files")
+    carry_out([*plans, site], processes)
+    return site_dir / "index.html"
