@@ -37,6 +37,16 @@ def manifest(built) -> list[dict]:
     return json.loads((built / "manifest.json").read_text(encoding="utf-8"))["outputs"]
 
 
+@pytest.fixture(scope="session")
+def preview(built, tmp_path_factory) -> Path:
+    """The preview site of the full build."""
+    from deckforge.render.raster import preview_site
+
+    site = tmp_path_factory.mktemp("preview")
+    preview_site(built, site)
+    return site
+
+
 @pytest.fixture()
 def project(tmp_path) -> Path:
     """A scratch copy of the project's decks and schemas, for tests that break sources."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from deckforge.render.raster import contact_sheet, export_png, export_tts, preview_site
+from deckforge.render.raster import contact_sheet, export_png, export_tts
 from reference import CHROMA, TOLERANCE, chroma, difference, needs_poppler, poppler, trim_box
 
 pytestmark = needs_poppler
@@ -125,21 +125,13 @@ def test_contact_sheets_have_the_colours_of_the_pdf(built, tmp_path):
         assert difference(ours, reference) <= TOLERANCE, f"card {card + 1}"
 
 
-@pytest.fixture(scope="module")
-def site(built, tmp_path_factory) -> Path:
-    """The preview of the shipped build."""
-    site = tmp_path_factory.mktemp("preview")
-    preview_site(built, site)
-    return site
-
-
 @pytest.mark.parametrize("deck", DECKS)
 def test_preview_thumbnails_and_enlargements_have_the_colours_of_the_pdf(
-    built, site, deck, tmp_path
+    built, preview, deck, tmp_path
 ):
     edition, name = deck.split("/")
     pdf = built / edition / "printer" / f"{name}.pdf"
-    folder = site / edition / name
+    folder = preview / edition / name
     trim = trim_box(pdf)
     faces = sorted(folder.glob("face-*[0-9].png"))
     last = len(faces) - 1

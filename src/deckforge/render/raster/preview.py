@@ -156,7 +156,10 @@ def preview_site(
     editions = []
     plans: list[Plan] = []
     pages: dict[Path, dict[str, str]] = {}
-    for edition_id, groups in sorted(_group(manifest_entries(build_dir)).items()):
+    grouped = _group(manifest_entries(build_dir))
+    # Editions by name, then the printers' calibration sheets, which belong to none.
+    for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
+        groups = grouped[edition_id]
         edition_dir = site_dir / edition_id
         locale = groups["locale"]
         edition = {

@@ -1,0 +1,93 @@
+"""The preview in a real browser: headless Chromium opens the index and a deck page,
+every thumbnail loads, and a card on screen has the colours of its PDF page."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser import Browser, find_chromium
+from reference import CHROMA, TOLERANCE, chroma, difference, needs_poppler, poppler, trim_box
+
+pytestmark = pytest.mark.skipif(
+    find_chromium() is None, reason="needs Chromium (make test installs Debian's chromium)"
+)
+
+#: Every image of the page, made to load now (thumbnails load lazily, as they scroll into
+#: view), and whether it did: a broken image is complete with no natural width.
+IMAGES = """(async () => {
+  const images = [...document.images];
+  for (const image of images) image.loading = "eager";
+  await Promise.all(images.map((image) => image.decode().catch(() => null)));
+  return images.map((image) => ({
+    src: image.getAttribute("src"),
+    thumb: image.classList.contains("thumb"),
+    loaded: image.complete && image.naturalWidth > 0,
+  }));
+})()"""
+
+RECT = """(() => {
+  const image = document.querySelectorAll("img.thumb")[%d];
+  image.scrollIntoView();
+  const box = image.getBoundingClientRect();
+  // The picture inside the image's border.
+  return {x: box.x + image.clientLeft + window.scrollX, y: box.y + image.clientTop + window.scrollY,
+          width: image.clientWidth, height: image.clientHeight, alt: image.alt};
+})()"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A headless Chromium for this module."""
+    chromium = find_chromium()
+    assert chromium is not None
+    opened = Browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
+    yield opened
+    opened.close()
+
+
+def test_the_index_shows_every_deck_and_its_pictures(browser, preview, manifest):
+    browser.open((preview / "index.html").as_uri())
+    images = browser.evaluate(IMAGES)
+    assert images and all(image["loaded"] for image in images), images
+    decks = {(e["edition"], e["deck"]) for e in manifest if e["kind"] == "cards"}
+    links = browser.evaluate(
+        "[...document.querySelectorAll('table.decks a[href$=\".html\"]')]"
+        ".map((a) => a.getAttribute('href'))"
+    )
+    assert {tuple(link.removesuffix(".html").split("/")) for link in links} == decks
+
+
+def test_a_broken_image_is_seen(browser, preview):
+    # The check below would pass on a page whose images all fail if it could not tell.
+    browser.open((preview / "index.html").as_uri())
+    browser.evaluate(
+        "document.body.append(Object.assign(document.createElement('img'), {src: 'nothing.png'}))"
+    )
+    assert not browser.evaluate(IMAGES)[-1]["loaded"]
+
+
+@needs_poppler
+def test_a_deck_page_loads_every_thumbnail_in_the_pdf_colours(
+    browser, preview, built, manifest, tmp_path
+):
+    browser.open((preview / "guess-the-mess-en" / "places.html").as_uri())
+    images = browser.evaluate(IMAGES)
+    thumbs = [image for image in images if image["thumb"]]
+    cards = next(
+        e
+        for e in manifest
+        if (e["edition"], e["deck"], e["profile"]) == ("guess-the-mess-en", "places", "printer")
+    )
+    # Every face, then the one back the deck's cards share.
+    assert len(thumbs) == cards["cards"] + 1
+    assert all(image["loaded"] for image in images), [i for i in images if not i["loaded"]]
+    pdf = built / cards["path"]
+    trim = trim_box(pdf)
+    for index, page in ((0, 1), (57, 115), (cards["cards"], 0)):
+        box = browser.evaluate(RECT % index)
+        shown = browser.screenshot(box["x"], box["y"], box["width"], box["height"])
+        dpi = 72 * shown.width / (trim[2] - trim[0])
+        reference = poppler(pdf, page, dpi, trim, shown.size, tmp_path)
+        assert chroma(reference) >= CHROMA
+        found = difference(shown, reference)
+        assert found <= TOLERANCE, f"{box['alt']}: {found:.1f}"
