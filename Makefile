@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test poppler fuzz bench docs golden validate lint clean help
+.PHONY: print test test-tools fuzz bench docs golden validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
@@ -27,16 +27,20 @@ $(STAMP): pyproject.toml
 print: $(STAMP)
 	$(BIN)/deckforge build --out $(OUT)
 
-test: $(STAMP)
-	@command -v pdftotext >/dev/null || $(MAKE) --no-print-directory poppler
+test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
 
-# The tests read PDFs back with pdftotext; install it where this machine can.
-poppler:
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils; \
+# The tests read PDFs back with poppler (pdftotext, pdftoppm) and open the preview in a
+# headless Chromium; install what is missing where this machine can.
+test-tools:
+	@need=""; \
+	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
+	command -v chromium >/dev/null || need="$$need chromium"; \
+	if [ -z "$$need" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \
 	else \
-		echo "the tests need pdftotext: install poppler-utils (e.g. sudo apt-get install poppler-utils)"; \
+		echo "the tests need$$need: install them (e.g. sudo apt-get install$$need)"; \
 		exit 1; \
 	fi
 

@@ -11,9 +11,14 @@ Prints medians of several runs (with min and max) for:
   * a synthetic 1,000- and 10,000-card place deck in the pnp-a4 and printer profiles:
     wall time and peak memory (RSS);
   * the floor: a minimal ReportLab script drawing the same number of plain text cards
-    onto the same sheets with crop marks, and deckforge's time as a ratio of it.
+    onto the same sheets with crop marks, and deckforge's time as a ratio of it;
+  * raster outputs of the English edition: PNG export (cold, with nothing changed, after
+    editing one place name) against a floor (a plain loop drawing every page with
+    PDFium and saving it with Pillow's defaults, in one process, as exports were made
+    before); Tabletop Simulator export and the preview site, cold and warm.
 
 The machine is shared and noisy: read medians and ratios, not single runs.
+BENCH_ONLY=raster times the raster outputs alone.
 """
 
 from __future__ import annotations
@@ -225,6 +230,71 @@ def synthetic_builds(scratch: Path) -> dict[tuple[int, str], tuple[float, float,
     return results
 
 
+RASTER_FLOOR = r"""
+import sys
+from pathlib import Path
+import pypdfium2 as pdfium
+out = Path(sys.argv[1])
+out.mkdir(exist_ok=True)
+for pdf in sys.argv[2:]:
+    document = pdfium.PdfDocument(pdf)
+    for index in range(len(document)):
+        page = document[index]
+        image = page.render(scale=300 / 72, rev_byteorder=True).to_pil()
+        image.save(out / f"{Path(pdf).stem}-{index}.png")
+"""
+
+#: Measured before exports drew pages in parallel, once, and only when changed (2 cores).
+EARLIER = {"png": "93–118 s", "preview": "51 s"}
+
+
+def raster(project: Path, out: Path, scratch: Path) -> list[tuple[str, bool, str]]:
+    """Time the raster outputs of the English edition; returns the targets' checks."""
+    edition = "guess-the-mess-en"
+    print(
+        f"raster outputs of {edition} (earlier: PNG export {EARLIER['png']}, "
+        f"preview of every edition {EARLIER['preview']}):"
+    )
+    run(deckforge("build", "--out", str(out), "--quiet"), project)
+    times: dict[str, list[float]] = {}
+    for fmt in ("png", "tts"):
+        export = deckforge("export", fmt, "--edition", edition, "--out", str(out))
+        for _ in range(RUNS):
+            shutil.rmtree(out / edition / fmt, ignore_errors=True)
+            times.setdefault(f"{fmt} cold", []).append(run(export, project)[0])
+        times[f"{fmt} warm"] = [run(export, project)[0] for _ in range(RUNS)]
+    places = project / "decks" / "guess-the-mess" / "places.yaml"
+    original = places.read_text(encoding="utf-8")
+    export = deckforge("export", "png", "--edition", edition, "--out", str(out))
+    for n in range(RUNS):
+        places.write_text(original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1), "utf-8")
+        run(deckforge("build", "--out", str(out), "--quiet"), project)
+        times.setdefault("png after editing one place", []).append(run(export, project)[0])
+    places.write_text(original, encoding="utf-8")
+    run(deckforge("build", "--out", str(out), "--quiet"), project)
+    preview = deckforge("preview", "--out", str(out))
+    for _ in range(RUNS):
+        shutil.rmtree(out / "preview", ignore_errors=True)
+        times.setdefault("preview cold", []).append(run(preview, project)[0])
+    times["preview warm"] = [run(preview, project)[0] for _ in range(RUNS)]
+    pdfs = sorted(str(p) for p in (out / edition / "printer").glob("*.pdf"))
+    pdfs = [p for p in pdfs if Path(p).stem not in ("rulebook", "score-pad")]
+    floor = []
+    for _ in range(RUNS):
+        shutil.rmtree(scratch / "floor-png", ignore_errors=True)
+        plain = [PYTHON, "-c", RASTER_FLOOR, str(scratch / "floor-png"), *pdfs]
+        floor.append(run(plain, project)[0])
+    medians = {name: summary(name, values) for name, values in times.items()}
+    floor_m = summary("floor: every page drawn and saved, one process", floor)
+    ratio = floor_m / medians["png cold"]
+    print(f"  {'cold PNG export, times as fast as the floor':<46} {ratio:8.2f} ×")
+    return [
+        ("cold PNG export at least 3 × as fast as the floor", ratio >= 3, f"{ratio:.2f} ×"),
+        ("PNG export with nothing changed under 1 s", medians["png warm"] < 1,
+         f"{medians['png warm']:.2f} s"),
+    ]  # fmt: skip
+
+
 def main() -> None:
     print(f"deckforge benchmark: {RUNS} runs each; {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as scratch:
@@ -233,6 +303,10 @@ def main() -> None:
         shutil.copytree(ROOT / "decks", project / "decks")
         shutil.copytree(ROOT / "schemas", project / "schemas")
         out = scratch / "build"
+        if os.environ.get("BENCH_ONLY") == "raster":
+            for name, met, value in raster(project, out, scratch):
+                print(f"  {name:<56} {value:>9}  {'met' if met else 'NOT MET'}")
+            return
 
         firsts, filled = first_builds(project, scratch)
         # Everything after this reads that cache, not the user's.
@@ -274,6 +348,8 @@ def main() -> None:
             print(f"{profile}: 10,000 cards cost {growth[profile]:.2f} × 1,000 cards")
         print(json.dumps({f"{c}-{p}": v for (c, p), v in results.items()}))
 
+        raster_checks = raster(project, out, scratch)
+
         print("targets (medians):")
         checks = [("no-op rebuild under 0.5 s", noop_m < 0.5, f"{noop_m:.2f} s")]
         for name, ratio in firsts.items():
@@ -296,6 +372,7 @@ def main() -> None:
             checks.append(
                 (f"10,000 cards, {profile}: peak RSS under 300 MB", m < 300, f"{m:.0f} MB")
             )
+        checks += raster_checks
         for name, met, value in checks:
             print(f"  {name:<56} {value:>9}  {'met' if met else 'NOT MET'}")
 

@@ -438,3 +438,23 @@ def test_export_and_preview_commands(tmp_path, capsys):
     assert (out / "minimal-en" / "tts" / "mess" / "minimal-en-mess.json").is_file()
     assert main(["--decks", decks, "preview", "--out", str(out)]) == 0
     assert (out / "preview" / "index.html").is_file()
+
+
+def test_a_preview_of_changed_sources_builds_first_or_says_it_is_stale(tmp_path, capsys):
+    out = _build(tmp_path, "printer")
+    decks = str(tmp_path / "decks")
+    places = tmp_path / "decks" / "minimal" / "places.yaml"
+    places.write_text(places.read_text(encoding="utf-8").replace("Bakery", "Bake house"))
+    args = ["--decks", decks, "preview", "--out", str(out)]
+    assert main([*args, "--no-build"]) == 0
+    index = _words(_parse(out / "preview" / "index.html"))
+    assert "Out of date: the sources have changed since this build" in index
+    assert "Bake house" not in _words(_parse(out / "preview" / EDITION / "places.html"))
+    assert main(args) == 0
+    assert "building first" in capsys.readouterr().out
+    assert "Out of date" not in _words(_parse(out / "preview" / "index.html"))
+    assert "Bake house" in _words(_parse(out / "preview" / EDITION / "places.html"))
+    # Sources that do not build: the last build is shown, and said to be stale.
+    places.write_text(places.read_text(encoding="utf-8").replace("Bake house", ""))
+    assert main(args) == 0
+    assert "do not build" in _words(_parse(out / "preview" / "index.html"))

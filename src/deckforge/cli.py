@@ -331,137 +331,16 @@ def _new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _printer_decks(out: Path, editions: list[str] | None) -> list[dict]:
-    if not (out / "manifest.json").is_file():
-        raise UsageError(f"no {out / 'manifest.json'}: run 'deckforge build' first")
-    from deckforge.render.raster import manifest_entries
-
-    chosen = [
-        e
-        for e in manifest_entries(out)
-        if e.get("profile") == "printer"
-        and e.get("kind") == "cards"
-        and (not editions or e.get("edition") in editions)
-    ]
-    if not chosen:
-        raise UsageError(
-            "no printer-profile card decks in the build: build with the 'printer' profile first"
-        )
-    return chosen
-
-
-def _built_profiles(out: Path) -> list[str]:
-    """The profiles of the build in ``out`` that deckforge still has."""
-    from deckforge.render.raster import manifest_entries
-
-    folder = Path(__file__).parent / "profiles"
-    built = {str(e.get("profile")) for e in manifest_entries(out)}
-    return sorted(name for name in built if (folder / f"{name}.yaml").is_file())
-
-
-def _sources_changed(args: argparse.Namespace) -> bool:
-    """Whether the sources changed since the build in ``args.out`` (the check that lets a
-    build with nothing to do return at once)."""
-    check = argparse.Namespace(
-        force=False,
-        strict=False,
-        edition=None,
-        back_offset=(0.0, 0.0),
-        profile=_built_profiles(args.out),
-        decks=args.decks,
-        out=args.out,
-    )
-    return _up_to_date(check) is None
-
-
-def _images_progress(what: str):
-    """A bar on a terminal while images are made, nothing otherwise."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        filled = 30 * done // max(total, 1)
-        sys.stderr.write(f"\r{what} [{'#' * filled}{' ' * (30 - filled)}] {done}/{total} ")
-        sys.stderr.write("\n" if done == total else "")
-        sys.stderr.flush()
-
-    return show
-
-
 def _export(args: argparse.Namespace) -> int:
-    from deckforge.render import raster
+    from deckforge.cli_images import export
 
-    started = time.perf_counter()
-    plans = []
-    for entry in _printer_decks(args.out, args.edition):
-        deck = raster.read_deck(args.out / entry["path"], entry)
-        edition, name = entry["edition"], entry["deck"]
-        folder = args.out / edition / args.format / name
-        if args.format == "png":
-            plans.append(raster.png_plan(deck, folder))
-            continue
-        title = f"{name.replace('-', ' ').capitalize()} ({edition})"
-        url = args.base_url and f"{args.base_url.rstrip('/')}/{edition}/tts/{name}/"
-        plans.append(raster.tts_plan(deck, folder, f"{edition}-{name}", title, base_url=url))
-    done = raster.carry_out(plans, args.jobs, _images_progress("drawing"))
-    for plan in plans:
-        print(f"  {plan.folder}/")
-    print(
-        f"exported {done.written + done.unchanged} files ({done.written} made, "
-        f"{done.unchanged} unchanged) in {time.perf_counter() - started:.1f} s"
-    )
-    if _sources_changed(args):
-        print("note: the sources have changed since this build; build and export again")
-    return 0
-
-
-def _recorded_warnings(out: Path) -> dict[str, list[str]]:
-    """The warnings the builds in ``out`` found, by output path, as they were printed."""
-    from deckforge import incremental
-    from deckforge.errors import WARNING, SourceRef
-
-    found: dict[str, list[str]] = {}
-    for path, record in incremental.load(out).get("outputs", {}).items():
-        for item in record.get("warnings", []) if isinstance(record, dict) else []:
-            try:
-                ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
-            except (KeyError, TypeError):
-                continue
-            found.setdefault(path, []).append(Problem(ref, item["message"], WARNING).format())
-    return found
+    return export(args)
 
 
 def _preview(args: argparse.Namespace) -> int:
-    from deckforge.render import raster
+    from deckforge.cli_images import preview
 
-    started = time.perf_counter()
-    if not (args.out / "manifest.json").is_file():
-        raise UsageError(f"no {args.out / 'manifest.json'}: run 'deckforge build' first")
-    stale = None
-    if _sources_changed(args):
-        stale = "the sources have changed since this build: run 'deckforge build'."
-        if not args.no_build:
-            from deckforge.pipeline import Project, build
-
-            print("the sources have changed since the last build: building first")
-            project = Project(args.decks)
-            try:
-                build(project, args.out, None, _built_profiles(args.out), jobs=args.jobs)
-                stale = None
-            except BuildFailed as exc:
-                _report(exc.problems, project.root)
-                count = len(exc.problems)
-                stale = (
-                    f"the sources have changed since this build and do not build "
-                    f"({count} problem{'s' if count != 1 else ''}: see 'deckforge validate'); "
-                    "this preview shows the last build."
-                )
-    site = args.site or args.out / "preview"
-    index = raster.preview_site(args.out, site, _recorded_warnings(args.out), stale, args.jobs)
-    if stale:
-        print(f"note: {stale}", file=sys.stderr)
-    print(f"wrote {index} in {time.perf_counter() - started:.1f} s: open it in a browser")
-    return 0
+    return preview(args)
 
 
 def _preflight(args: argparse.Namespace) -> int:

@@ -307,5 +307,7 @@ def _tidy(plan: Plan, record: dict) -> None:
     for old in plan.folder.iterdir():
         if old.is_file() and owned.fullmatch(old.name) and old.name not in wanted:
             old.unlink()
-    kept = {name: made for name, made in record.items() if name in wanted}
-    write_atomic(plan.folder / RECORD_NAME, json.dumps(kept, indent=0, sort_keys=True).encode())
+    if plan.jobs or record:
+        kept = {name: made for name, made in record.items() if name in wanted}
+        data = json.dumps(kept, indent=0, sort_keys=True).encode()
+        write_atomic(plan.folder / RECORD_NAME, data)
