@@ -313,7 +313,7 @@ def test_preview_site_shows_every_deck_and_links_only_real_files(build, outputs,
         assert [i["alt"] for i in thumbs] == [*entry["card_names"], "Back 1"]
         enlarged = [link for tag, link in deck_page.links if tag == "a" and "-small" not in link]
         for image in thumbs:
-            large = image["src"].replace("-small.png", ".png")
+            large = image["src"].replace("-small.png", ".jpg")
             assert large in enlarged
             with Image.open(page.parent / unquote(image["src"])) as small:
                 assert small.size == (int(image["width"]), int(image["height"]))

@@ -133,13 +133,13 @@ def test_preview_thumbnails_and_enlargements_have_the_colours_of_the_pdf(
     pdf = built / edition / "printer" / f"{name}.pdf"
     folder = preview / edition / name
     trim = trim_box(pdf)
-    faces = sorted(folder.glob("face-*[0-9].png"))
+    faces = sorted(folder.glob("face-*.jpg"))
     last = len(faces) - 1
     colourful = 0
     for side, number, page in (("face", 0, 1), ("face", last, 2 * last + 1), ("back", 0, 0)):
         stem = faces[number].stem if side == "face" else "back-1"
-        for suffix in ("", "-small"):
-            ours = Image.open(folder / f"{stem}{suffix}.png").convert("RGB")
+        for suffix in (".jpg", "-small.png"):
+            ours = Image.open(folder / f"{stem}{suffix}").convert("RGB")
             dpi = 72 * ours.width / (trim[2] - trim[0])
             reference = poppler(pdf, page, dpi, trim, ours.size, tmp_path)
             colourful += chroma(reference) >= CHROMA

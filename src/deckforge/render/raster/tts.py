@@ -23,9 +23,10 @@ from deckforge.errors import DeckforgeError
 from deckforge.render.raster.pdfread import Deck, read_deck, side_page
 from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
 
-#: Files of one TTS export; others in the folder are left alone.
-TTS_FILES = r"(sheet|back)(-\d+)?\.png|.+\.json|.+-thumbnail\.png"
-#: Width of the picture TTS shows beside a saved object.
+#: Files of one TTS export (sheets, backs, the saved object and its picture); others in the
+#: folder are left alone.
+TTS_FILES = r"[^.].*\.(png|json)"
+#: Width of the picture TTS shows for a saved object (a PNG named like its JSON).
 THUMBNAIL_WIDTH = 256
 
 
@@ -194,7 +195,7 @@ def tts_plan(
     max_side: int = 4096,
     base_url: str | None = None,
 ) -> Plan:
-    """The sheets, back(s), saved object ``<name>.json`` and its thumbnail of one deck."""
+    """The sheets, back(s), saved object ``<name>.json`` and its picture ``<name>.png``."""
     if columns < 1 or rows < 1 or columns * rows < 2:
         raise DeckforgeError(
             f"a TTS sheet of {columns} × {rows} has no room for a card besides the hidden one"
@@ -210,7 +211,7 @@ def tts_plan(
     trim_w, trim_h = deck.geometry.trim_size
     thumbnail = (THUMBNAIL_WIDTH, round(THUMBNAIL_WIDTH * trim_h / trim_w))
     cover = Slot(side_page(0, "face"), deck.faces[0], deck.geometry.trim, thumbnail)
-    target = (str(folder / f"{name}-thumbnail.png"),)
+    target = (str(folder / f"{name}.png"),)
     plan.jobs.append(ImageJob(str(deck.pdf), thumbnail, (cover,), target))
     return plan
 
@@ -230,7 +231,7 @@ def export_tts(
     (``sheet-1.png``, ``sheet-2.png``, ...), no image larger than ``max_side`` px on either
     side (cards as large as fit), the last slot of each holding the hidden image. The backs
     are ``back.png`` (one card) or, when cards have different backs, ``back-1.png``, ...
-    laid out like the faces. ``<pdf name>.json`` is the saved object, ``-thumbnail.png``
+    laid out like the faces. ``<pdf name>.json`` is the saved object, ``<pdf name>.png``
     its picture. Returns ``[face sheets..., backs..., saved object]``.
     """
     deck = read_deck(pdf)

@@ -48,7 +48,7 @@ class Slot:
 @dataclass(frozen=True)
 class ImageJob:
     """A picture of ``size`` pixels made of ``slots`` on a ``background``, saved to each
-    of ``files``."""
+    of ``files`` (as JPEG if the first ends in ``.jpg``, else as PNG)."""
 
     pdf: str
     size: tuple[int, int]
@@ -88,6 +88,17 @@ def encode_png(image: Image.Image) -> bytes:
     clean.info = {}
     buffer = io.BytesIO()
     clean.save(buffer, format="PNG", compress_level=1, compress_type=zlib.Z_RLE)
+    return buffer.getvalue()
+
+
+def encode_jpeg(image: Image.Image) -> bytes:
+    """``image`` as JPEG bytes at quality 90 without chroma subsampling (colour edges stay
+    sharp), for pictures only looked at: six times quicker to encode than a PNG and a
+    fraction of its size."""
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=90, subsampling=0)
     return buffer.getvalue()
 
 
@@ -145,7 +156,8 @@ def make(job: ImageJob) -> list[tuple[str, str, int]]:
         picture = Image.new("RGB", job.size, job.background)
         for slot in job.slots:
             picture.paste(side(slot), slot.at)
-    data, key = encode_png(picture), job.key()
+    encode = encode_jpeg if job.files[0].endswith(".jpg") else encode_png
+    data, key = encode(picture), job.key()
     for path in job.files:
         write_atomic(Path(path), data)
     return [(path, key, len(data)) for path in job.files]
