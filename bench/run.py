@@ -39,15 +39,21 @@ RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 
 def run(args: list[str], cwd: Path, cache: Path | None = None) -> tuple[float, float]:
-    """Wall seconds of one child process (and 0: its memory is not measured here), with
-    its font and icon cache in ``cache`` if given."""
+    """Wall seconds of one child process, and the processor seconds it and the processes
+    it started and waited for used (user and system), with its font and icon cache in
+    ``cache`` if given."""
+    import resource
+
     env = None if cache is None else {**os.environ, "DECKFORGE_CACHE": str(cache)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"benchmark step failed: {' '.join(args)}\n{done.stderr[-2000:]}")
-    return wall, 0.0
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
 
 
 def peak_rss(args: list[str], cwd: Path) -> tuple[float, float]:
@@ -249,49 +255,58 @@ EARLIER = {"png": "93–118 s", "preview": "51 s"}
 
 
 def raster(project: Path, out: Path, scratch: Path) -> list[tuple[str, bool, str]]:
-    """Time the raster outputs of the English edition; returns the targets' checks."""
+    """Time the raster outputs of the English edition; returns the targets' checks.
+
+    The machine is shared: besides wall time, the processor time of each run (its
+    processes' user and system seconds) shows the work done, whatever else is running.
+    """
     edition = "guess-the-mess-en"
     print(
         f"raster outputs of {edition} (earlier: PNG export {EARLIER['png']}, "
         f"preview of every edition {EARLIER['preview']}):"
     )
     run(deckforge("build", "--out", str(out), "--quiet"), project)
-    times: dict[str, list[float]] = {}
+    times: dict[str, list[tuple[float, float]]] = {}
     for fmt in ("png", "tts"):
         export = deckforge("export", fmt, "--edition", edition, "--out", str(out))
         for _ in range(RUNS):
             shutil.rmtree(out / edition / fmt, ignore_errors=True)
-            times.setdefault(f"{fmt} cold", []).append(run(export, project)[0])
-        times[f"{fmt} warm"] = [run(export, project)[0] for _ in range(RUNS)]
+            times.setdefault(f"{fmt} cold", []).append(run(export, project))
+        times[f"{fmt} warm"] = [run(export, project) for _ in range(RUNS)]
     places = project / "decks" / "guess-the-mess" / "places.yaml"
     original = places.read_text(encoding="utf-8")
     export = deckforge("export", "png", "--edition", edition, "--out", str(out))
     for n in range(RUNS):
         places.write_text(original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1), "utf-8")
         run(deckforge("build", "--out", str(out), "--quiet"), project)
-        times.setdefault("png after editing one place", []).append(run(export, project)[0])
+        times.setdefault("png after editing one place", []).append(run(export, project))
     places.write_text(original, encoding="utf-8")
     run(deckforge("build", "--out", str(out), "--quiet"), project)
     preview = deckforge("preview", "--out", str(out))
     for _ in range(RUNS):
         shutil.rmtree(out / "preview", ignore_errors=True)
-        times.setdefault("preview cold", []).append(run(preview, project)[0])
-    times["preview warm"] = [run(preview, project)[0] for _ in range(RUNS)]
+        times.setdefault("preview cold", []).append(run(preview, project))
+    times["preview warm"] = [run(preview, project) for _ in range(RUNS)]
     pdfs = sorted(str(p) for p in (out / edition / "printer").glob("*.pdf"))
     pdfs = [p for p in pdfs if Path(p).stem not in ("rulebook", "score-pad")]
-    floor = []
     for _ in range(RUNS):
         shutil.rmtree(scratch / "floor-png", ignore_errors=True)
         plain = [PYTHON, "-c", RASTER_FLOOR, str(scratch / "floor-png"), *pdfs]
-        floor.append(run(plain, project)[0])
-    medians = {name: summary(name, values) for name, values in times.items()}
-    floor_m = summary("floor: every page drawn and saved, one process", floor)
-    ratio = floor_m / medians["png cold"]
+        times.setdefault("floor: every page drawn and saved, one process", []).append(
+            run(plain, project)
+        )
+    walls, cpus = {}, {}
+    for name, values in times.items():
+        walls[name] = summary(name, [wall for wall, _ in values])
+        cpus[name] = summary("  processor time", [cpu for _, cpu in values])
+    floor = "floor: every page drawn and saved, one process"
+    ratio, work = walls[floor] / walls["png cold"], cpus[floor] / cpus["png cold"]
     print(f"  {'cold PNG export, times as fast as the floor':<46} {ratio:8.2f} ×")
+    print(f"  {'cold PNG export, times less processor time':<46} {work:8.2f} ×")
     return [
         ("cold PNG export at least 3 × as fast as the floor", ratio >= 3, f"{ratio:.2f} ×"),
-        ("PNG export with nothing changed under 1 s", medians["png warm"] < 1,
-         f"{medians['png warm']:.2f} s"),
+        ("PNG export with nothing changed under 1 s", walls["png warm"] < 1,
+         f"{walls['png warm']:.2f} s"),
     ]  # fmt: skip
 
 

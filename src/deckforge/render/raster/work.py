@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import struct
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -74,21 +75,33 @@ def tools() -> str:
     return ";".join([*versions, f"zlib={zlib.ZLIB_VERSION}", code.hexdigest()])
 
 
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """``image`` as PNG bytes, without metadata (no text, time or ICC chunks), so that equal
-    pixels give equal bytes.
+    """``image`` as an 8-bit RGB PNG with no metadata (no text, time or ICC chunks), so
+    that equal pixels give equal bytes.
 
-    Zlib's run-length strategy at level 1: measured on card pages at 300 dpi, as small as
-    Pillow's default (level 6 with its filter search) and a third quicker; encoding was
-    four fifths of an export's time.
+    Written here rather than by Pillow, whose encoder tries five filters on every row:
+    encoding was four fifths of an export's time. Measured on card pages at 300 dpi:
+    Pillow's default 32 ms and 35 KB a page; Pillow at zlib level 1 with run-length
+    strategy 23 ms and 35 KB; rows unfiltered at zlib level 1, as here, 14 ms and 44 KB.
     """
-    import io
-
-    clean = image.copy() if image.info else image
-    clean.info = {}
-    buffer = io.BytesIO()
-    clean.save(buffer, format="PNG", compress_level=1, compress_type=zlib.Z_RLE)
-    return buffer.getvalue()
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    width, height = rgb.size
+    raw, stride = rgb.tobytes(), 3 * width
+    # Each row starts with its filter type, 0: none.
+    rows = b"".join(b"\0" + raw[start : start + stride] for start in range(0, len(raw), stride))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"IDAT", zlib.compress(rows, 1)),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def encode_jpeg(image: Image.Image) -> bytes:
