@@ -8,6 +8,7 @@ are the same drawing.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import math
@@ -98,39 +99,65 @@ def opened(pdf: Path) -> Iterator[pdfium.PdfDocument]:
         document.close()
 
 
-def render(document: pdfium.PdfDocument, index: int, region: Box | None, size: tuple[int, int]):
+def _draw(
+    document: pdfium.PdfDocument,
+    index: int,
+    region: Box | None,
+    size: tuple[int, int],
+    stride: int,
+    offset: int,
+):
     """Page ``index`` (from 0), its ``region`` in points (None: the whole page), drawn to
-    exactly ``size`` pixels as an RGB image.
+    exactly ``size`` pixels of RGB into a new buffer: rows ``stride`` bytes apart, the
+    first at ``offset``.
 
     pypdfium2's own ``render`` rounds the page up to whole pixels before cropping, which can
     add a column of pixels; a transform matrix maps the region onto the bitmap exactly.
     """
+    width, height = size
+    buffer = (ctypes.c_ubyte * (stride * height))()
     page = document[index]
     try:
         crop_left, crop_bottom, crop_right, crop_top = page.get_cropbox()
         left, bottom, right, top = region or (crop_left, crop_bottom, crop_right, crop_top)
-        width, height = size
         # PDFium first maps the crop box to top-left-origin units of one point; this matrix
         # then scales and shifts the region onto the bitmap.
         sx, sy = width / (right - left), height / (top - bottom)
         matrix = pdfium_c.FS_MATRIX(sx, 0, 0, sy, -(left - crop_left) * sx, -(crop_top - top) * sy)
         clip = pdfium_c.FS_RECTF(0, 0, width, height)
-        bitmap = pdfium.PdfBitmap.new_native(
-            width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True
+        first_row = ctypes.c_void_p(ctypes.addressof(buffer) + offset)
+        bitmap = pdfium_c.FPDFBitmap_CreateEx(
+            width, height, pdfium_c.FPDFBitmap_BGR, first_row, stride
         )
         try:
-            bitmap.fill_rect((255, 255, 255, 255), 0, 0, width, height)
-            # The bitmap is declared RGB (``rev_byteorder``), but PDFium writes BGR unless the
-            # render call asks for the reversed byte order too: without this flag red and
-            # blue swap.
+            pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
+            # PDFium writes BGR unless asked for the reversed byte order: without this flag
+            # red and blue swap.
             flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
             pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page, matrix, clip, flags)
-            # Copied out of PDFium's buffer so the bitmap can be freed at once.
-            return Image.frombytes("RGB", size, bytes(bitmap.buffer), "raw", "RGB", bitmap.stride)
         finally:
-            bitmap.close()
+            pdfium_c.FPDFBitmap_Destroy(bitmap)
     finally:
         page.close()
+    return buffer
+
+
+def render(
+    document: pdfium.PdfDocument, index: int, region: Box | None, size: tuple[int, int]
+) -> Image.Image:
+    """Page ``index`` (from 0), its ``region`` in points (None: the whole page), drawn to
+    exactly ``size`` pixels as an RGB image."""
+    buffer = _draw(document, index, region, size, 3 * size[0], 0)
+    return Image.frombuffer("RGB", size, buffer, "raw", "RGB", 0, 1)
+
+
+def render_png_rows(
+    document: pdfium.PdfDocument, index: int, region: Box | None, size: tuple[int, int]
+):
+    """As :func:`render`, but the pixels as PNG's image data before compression: each row
+    led by its filter type, 0 (none). PDFium draws straight into that layout (rows one
+    byte apart, left zero), which spares copying every page twice to encode it."""
+    return _draw(document, index, region, size, 3 * size[0] + 1, 1)
 
 
 def pixels(length: float) -> int:
