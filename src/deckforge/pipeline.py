@@ -189,7 +189,13 @@ def part_output(
             return None, [Problem(part.ref, str(exc))]
         bleed = profile.bleed if profile.mode == "single" else 0.0
         output = _output(edition, profile, part, pages, "cards", len(cards), part.size_mm, bleed)
-        output.entry.update(card_listing(edition, profile, part, cards, incremental.toolchain()))
+        from deckforge.templates import dependencies
+
+        # What the cards are drawn with: the tools, and the edition's own templates.
+        drawn_with = incremental.toolchain() + "".join(
+            f";{path}={incremental.digest(path)}" for path in dependencies(edition.folder)
+        )
+        output.entry.update(card_listing(edition, profile, part, cards, drawn_with))
         return output, []
     kind, pages, found = documents.lay_out_component(edition, part, profile)
     if not pages:

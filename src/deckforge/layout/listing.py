@@ -67,8 +67,9 @@ def card_listing(
     among the deck's distinct backs, and a digest of each distinct back.
 
     A digest covers what the page is drawn from (the edition's settings, the deck, the
-    card or back, the profile and ``tools``, the versions of the code and libraries), so
-    equal digests mean equal pages, within a build folder and from one build to the next.
+    card or back, the profile, and ``tools``: the versions of the code and libraries and
+    the edition's own templates), so equal digests mean equal pages, within a build folder
+    and from one build to the next.
     """
     models = {card.id: card for card in deck.cards}
     listing: dict = {"card_names": [card_name(models[card.id], edition.locale) for card in cards]}
