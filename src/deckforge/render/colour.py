@@ -1,76 +1,167 @@
-"""Colour for print: RGB as designed, or DeviceCMYK with the total ink limited.
+"""Colour for print: RGB as designed (sRGB), or CMYK through ICC profiles.
 
-Conversion is the plain one from RGB (black generation from the darkest channel), then
-under-colour removal where cyan, magenta and yellow together would push the total past
-the limit; near-black becomes 100 % K alone, as print shops want text.
+CMYK is made by littleCMS (Pillow's ImageCms) from sRGB into the output profile — the
+shop's own ``.icc`` file, or deckforge's model of FOGRA39 (:mod:`deckforge.render.press`)
+— with the profile's rendering intent. Vector colours and images go through the same
+transform. Two print-trade rules are kept on top of it: neutral near-black (text) prints
+as black ink alone, 100 % K, so small type has no colour fringes when plates shift; and
+no colour carries more ink in all than the profile's limit (black is kept, colour gives
+way).
 """
 
 from __future__ import annotations
 
 import copy
+import io
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PIL import Image, ImageCms
+
 if TYPE_CHECKING:
-    from PIL import Image
+    from deckforge.profiles import OutputIntent
 
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]
 
 #: Below this lightness a neutral colour is printed as black ink alone.
 NEAR_BLACK = 0.2
+#: ImageCms's numbers for the rendering intents profiles name.
+INTENTS = {
+    "perceptual": ImageCms.Intent.PERCEPTUAL,
+    "relative-colorimetric": ImageCms.Intent.RELATIVE_COLORIMETRIC,
+    "saturation": ImageCms.Intent.SATURATION,
+    "absolute-colorimetric": ImageCms.Intent.ABSOLUTE_COLORIMETRIC,
+}
 
 
-@lru_cache(maxsize=4096)
-def to_cmyk(rgb: RGB, limit: float = 240.0) -> CMYK:
-    """An RGB colour (0–1) as CMYK (0–1) with c+m+y+k at most ``limit`` per cent."""
-    r, g, b = rgb
-    if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
-        return (0.0, 0.0, 0.0, 1.0)
-    k = 1.0 - max(r, g, b)
-    if k >= 1.0:
-        return (0.0, 0.0, 0.0, 1.0)
-    c, m, y = ((1.0 - v - k) / (1.0 - k) for v in (r, g, b))
+@lru_cache(maxsize=1)
+def srgb_profile() -> bytes:
+    """littleCMS's built-in sRGB profile: the colour space every design colour is in."""
+    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+
+
+def output_profile(intent: OutputIntent, ink_limit: float) -> bytes:
+    """The bytes of the output (press) profile: the shop's file, or deckforge's model."""
+    if intent.icc is not None:
+        return _read(intent.icc)
+    from deckforge.render import press
+
+    return press.profile_bytes(ink_limit)
+
+
+@lru_cache(maxsize=8)
+def _read(path: Path) -> bytes:
+    return Path(path).read_bytes()
+
+
+def is_cmyk_profile(data: bytes) -> bool:
+    """Whether an ICC profile's data colour space is CMYK (bytes 16–19 of its header)."""
+    return data[16:20] == b"CMYK"
+
+
+def limit_ink(cmyk: CMYK, limit: float) -> CMYK:
+    """``cmyk`` with cyan, magenta and yellow cut back so that the total is at most
+    ``limit`` per cent (black is kept: it carries the detail)."""
+    c, m, y, k = cmyk
     cap = limit / 100.0
-    if c + m + y + k > cap:
+    if c + m + y + k > cap and c + m + y > 0:
         scale = max(cap - k, 0.0) / (c + m + y)
         c, m, y = c * scale, m * scale, y * scale
-    return (round(c, 4), round(m, 4), round(y, 4), round(k, 4))
+    return (c, m, y, k)
 
 
-def cmyk_drawing(drawing, limit: float):
-    """A copy of a ReportLab drawing with every colour in it turned into CMYK."""
-    from reportlab.lib.colors import CMYKColor, Color
+class Converter:
+    """sRGB to CMYK through one output profile, intent and ink limit."""
 
-    result = copy.deepcopy(drawing)
+    def __init__(self, intent: OutputIntent, ink_limit: float):
+        self.ink_limit = ink_limit
+        self.intent = intent.intent
+        self.profile = output_profile(intent, ink_limit)
+        if not is_cmyk_profile(self.profile):
+            raise ValueError(f"{intent.icc}: not a CMYK output profile")
+        flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
+        if intent.intent == "absolute-colorimetric":
+            flags = ImageCms.Flags.NONE
+        self.transform = ImageCms.buildTransform(
+            ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
+            ImageCms.ImageCmsProfile(io.BytesIO(self.profile)),
+            "RGB",
+            "CMYK",
+            renderingIntent=INTENTS[intent.intent],
+            flags=flags,
+        )
+        self._colours: dict[RGB, CMYK] = {}
 
-    def convert(node) -> None:
-        for attr in ("fillColor", "strokeColor"):
-            value = getattr(node, attr, None)
-            if isinstance(value, Color) and not isinstance(value, CMYKColor):
-                c, m, y, k = to_cmyk((value.red, value.green, value.blue), limit)
-                setattr(node, attr, CMYKColor(c, m, y, k, alpha=value.alpha))
-        for child in getattr(node, "contents", ()) or ():
-            convert(child)
+    def cmyk(self, rgb: RGB) -> CMYK:
+        """An sRGB colour (0–1) as CMYK (0–1), rounded to what 8-bit plates hold."""
+        cached = self._colours.get(rgb)
+        if cached is not None:
+            return cached
+        r, g, b = rgb
+        if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
+            value: CMYK = (0.0, 0.0, 0.0, 1.0)
+        else:
+            pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
+            inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
+            value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
+            value = tuple(round(v, 4) for v in value)  # type: ignore[assignment]
+        self._colours[rgb] = value
+        return value
 
-    convert(result)
+    def image(self, image: Image.Image) -> Image.Image:
+        """A raster image in CMYK through the profile, the ink limit kept by every pixel."""
+        if image.mode in ("RGBA", "LA", "P"):
+            # Print has no transparency: flatten onto white paper first.
+            rgba = image.convert("RGBA")
+            flat = Image.new("RGB", rgba.size, (255, 255, 255))
+            flat.paste(rgba, mask=rgba.getchannel("A"))
+            image = flat
+        result = ImageCms.applyTransform(image.convert("RGB"), self.transform)
+        return _limit_image(result, self.ink_limit)
+
+    def drawing(self, drawing):
+        """A copy of a ReportLab drawing with every colour in it turned into CMYK (and
+        any transparency flattened onto white: PDF/X-1a has none)."""
+        from reportlab.lib.colors import CMYKColor, Color
+
+        result = copy.deepcopy(drawing)
+
+        def convert(node) -> None:
+            for attr in ("fillColor", "strokeColor"):
+                value = getattr(node, attr, None)
+                if isinstance(value, Color) and not isinstance(value, CMYKColor):
+                    alpha = value.alpha if value.alpha is not None else 1.0
+                    rgb = tuple(v * alpha + (1 - alpha) for v in value.rgb())
+                    setattr(node, attr, CMYKColor(*self.cmyk(rgb)))  # type: ignore[arg-type]
+            for attr in ("fillOpacity", "strokeOpacity"):
+                if getattr(node, attr, None) is not None:
+                    setattr(node, attr, None)
+            for child in getattr(node, "contents", ()) or ():
+                convert(child)
+
+        convert(result)
+        return result
+
+
+def _limit_image(image: Image.Image, limit: float) -> Image.Image:
+    """Cut back colour where a pixel's four inks pass the limit (rare: a press profile
+    keeps its own limit; only a shop's profile with a higher one needs it)."""
+    from PIL import ImageMath
+
+    c, m, y, k = image.split()
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+    cap = limit / 100.0 * 255
+    if total.getextrema()[1] <= cap + 0.5:
+        return image
+    pixels = [limit_ink(tuple(v / 255 for v in p), limit) for p in image.getdata()]
+    result = Image.new("CMYK", image.size)
+    result.putdata([tuple(round(v * 255) for v in p) for p in pixels])
     return result
 
 
-def cmyk_image(image: Image.Image, limit: float) -> Image.Image:
-    """A raster image in CMYK with the ink limit applied to every pixel."""
-    from PIL import Image
-
-    rgb = image.convert("RGB")
-    table: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
-    out = []
-    for pixel in rgb.getdata():
-        value = table.get(pixel)
-        if value is None:
-            c, m, y, k = to_cmyk((pixel[0] / 255, pixel[1] / 255, pixel[2] / 255), limit)
-            value = (round(c * 255), round(m * 255), round(y * 255), round(k * 255))
-            table[pixel] = value
-        out.append(value)
-    result = Image.new("CMYK", rgb.size)
-    result.putdata(out)
-    return result
+@lru_cache(maxsize=8)
+def converter(intent: OutputIntent, ink_limit: float) -> Converter:
+    """The converter of one output intent and ink limit, made once per process."""
+    return Converter(intent, ink_limit)

@@ -1,0 +1,85 @@
+"""PDF renderer: draws a :class:`~deckforge.layout.ops.Document` with ReportLab.
+
+:mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.icon_cache` keeps
+icons' operators between builds, :mod:`.pdfx` says what PDF/X adds to a file, and
+:mod:`.adapter` holds every use of ReportLab's private API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from reportlab import rl_config
+from reportlab.pdfgen import canvas as rl_canvas
+
+from deckforge.layout.ops import Document
+from deckforge.profiles import OutputIntent
+from deckforge.render import colour
+from deckforge.render.pdf import adapter, pdfx
+from deckforge.render.pdf.icon_cache import load_icon_cache, save_icon_cache
+from deckforge.render.pdf.painter import Painter
+from deckforge.text import fonts
+
+__all__ = ["load_icon_cache", "name", "render", "save_icon_cache", "suffix"]
+
+name = "pdf"
+suffix = ".pdf"
+
+
+def render(document: Document, path: Path) -> None:
+    """Write the document's pages to a PDF file at ``path``."""
+    # Streams are stored as compressed binary, not also in ASCII85 (ReportLab's default,
+    # for 7-bit mail channels): a large deck's file is a seventh smaller.
+    saved, rl_config.useA85 = rl_config.useA85, 0
+    try:
+        _render(document, path)
+    finally:
+        rl_config.useA85 = saved
+
+
+def _render(document: Document, path: Path) -> None:
+    standard = pdfx.STANDARDS.get(document.pdfx) if document.pdfx else None
+    first = document.pages[0]
+    canvas = rl_canvas.Canvas(
+        str(path),
+        pagesize=(first.width, first.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.face("latin").name,
+        # One version for every file, whatever the drawing renderer would bump it to.
+        pdfVersion=standard.pdf_version if standard else (1, 4),
+    )
+    canvas.setTitle(document.title)
+    canvas.setSubject(document.title)
+    canvas.setAuthor("deckforge")
+    canvas.setCreator("deckforge")
+    canvas.setProducer(pdfx.PRODUCER)
+    intent = document.output_intent or OutputIntent()
+    converter = None
+    if document.colour == "cmyk":
+        converter = colour.converter(intent, document.ink_limit)  # type: ignore[arg-type]
+    spaces = None
+    if standard is not None:
+        spaces = _declare(canvas, document, standard, intent)
+    painter = Painter(canvas, converter, spaces)
+    for page in document.pages:
+        painter.page(page)
+    canvas.save()
+    save_icon_cache()
+
+
+def _declare(canvas, document: Document, standard: pdfx.Standard, intent) -> dict | None:
+    """Add the output intent, Info keys and XMP of a PDF/X file; the colour spaces every
+    resource dictionary gets (/DefaultRGB as sRGB, for PDF/X-4)."""
+    profile = colour.output_profile(intent, document.ink_limit)
+    profile_ref = adapter.icc_stream(canvas, profile, 4)
+    adapter.set_info(canvas, trapped=False, extra=standard.info)
+    ident = hashlib.sha256(f"{document.title}|{standard.name}".encode()).hexdigest()
+    uuid = f"{ident[:8]}-{ident[8:12]}-{ident[12:16]}-{ident[16:20]}-{ident[20:32]}"
+    metadata = pdfx.xmp(standard, document.title, adapter.timestamp(canvas), uuid)
+    adapter.add_to_catalog(canvas, pdfx.output_intent(intent, profile_ref), metadata)
+    if standard.cmyk_only:
+        return None
+    srgb = adapter.icc_based(adapter.icc_stream(canvas, colour.srgb_profile(), 3))
+    return {"DefaultRGB": srgb}

@@ -1,0 +1,229 @@
+"""Every use of ReportLab's private API in deckforge, in this one module.
+
+The renderer writes PDF operators straight into a canvas's content list, names forms
+and fonts through the canvas's document, turns each page into bytes as soon as it is
+drawn, and adds what PDF/X needs to the catalog and the Info dictionary. ReportLab has
+no public API for any of these; ``tests/render/test_reportlab_contract.py`` checks the
+attributes relied on here, so that a new ReportLab release that moves them fails there
+first, with the name of what moved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen import canvas as rl_canvas
+
+#: What this module reads or writes of ReportLab, by object, for the contract test.
+RELIED_ON = {
+    "Canvas": ("_code", "_doc", "_formsinuse"),
+    "PDFDocument": ("idToObject", "Pages", "Catalog", "info", "encrypt", "getXObjectName"),
+    "PDFPage": ("ExtGState", "_shadingUsed", "_colorsUsed", "XObjects", "hasImages"),
+    "PDFCatalog": ("__NoDefault__",),
+    "PDFInfo": ("format", "trapped"),
+    "PDFFormXObject": ("Resources", "XObjects", "hasImages"),
+    "shapes": ("STATE_DEFAULTS",),
+}
+
+
+def code(canvas: rl_canvas.Canvas) -> list[str]:
+    """The operators of the page (or form) being drawn: appending to this list draws."""
+    return canvas._code
+
+
+def document(canvas: rl_canvas.Canvas):
+    """The canvas's PDF document, which names fonts' subsets and forms."""
+    return canvas._doc
+
+
+def xobject_name(canvas: rl_canvas.Canvas, form: str) -> str:
+    """The resource name under which a form is drawn with ``Do``."""
+    return canvas._doc.getXObjectName(form)
+
+
+def use_form(canvas: rl_canvas.Canvas, form: str) -> None:
+    """List a form among those the current page (or form) uses, for its resources."""
+    canvas._formsinuse.append(form)
+
+
+@contextlib.contextmanager
+def drawing_defaults(changes: dict) -> Iterator[None]:
+    """ReportLab's drawing renderer starts from a global default state; change it while
+    a drawing is rendered."""
+    from reportlab.graphics.shapes import STATE_DEFAULTS
+
+    saved = {key: STATE_DEFAULTS[key] for key in changes}
+    STATE_DEFAULTS.update(changes)
+    try:
+        yield
+    finally:
+        STATE_DEFAULTS.update(saved)
+
+
+def icc_stream(canvas: rl_canvas.Canvas, profile: bytes, components: int):
+    """An ICC profile as a (compressed) stream object of the file: a reference to it."""
+    stream = pdfdoc.PDFStream(
+        pdfdoc.PDFDictionary({"N": components}), profile, filters=[pdfdoc.PDFZCompress]
+    )
+    return canvas._doc.Reference(stream)
+
+
+def icc_based(reference) -> object:
+    """The colour space ``[/ICCBased ref]``."""
+    return pdfdoc.PDFArray([pdfdoc.PDFName("ICCBased"), reference])
+
+
+def end_form(canvas: rl_canvas.Canvas, form: str, spaces: dict | None) -> None:
+    """Finish the form being drawn; ``spaces`` (colour spaces by name) join its
+    resources."""
+    canvas.endForm()
+    if spaces is None:
+        return
+    doc = canvas._doc
+    obj = doc.idToObject[pdfdoc.xObjectName(form)]
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    if obj.hasImages:
+        resources.allProcs()
+    if obj.XObjects:
+        resources.XObject = obj.XObjects
+    resources.ColorSpace = dict(spaces)
+    obj.Resources = resources
+
+
+class _Formatted(pdfdoc.PDFObject):
+    """An object of the file already turned into its bytes."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, name: str, data: bytes):
+        self.__InternalName__ = name
+        self.data = data
+
+    def format(self, document) -> bytes:
+        return self.data
+
+
+def write_out_last_page(
+    canvas: rl_canvas.Canvas, shared: dict[tuple, object], spaces: dict | None
+) -> None:
+    """Turn the page just finished, and its content stream, into bytes now.
+
+    ReportLab keeps every page's objects (its dictionaries, its uncompressed content)
+    until it writes the file; a page costs a few kilobytes that way, and a deck of
+    20,000 pages most of the build's memory. Formatted when it is done, a page keeps
+    only its bytes. Everything a page refers to (the fonts' dictionary, forms, the page
+    tree) is named by the time it is done, so its references can be written already.
+
+    Pages that use the same forms share one resource dictionary (ReportLab writes one
+    into every page), and an empty transition and a rotation of 0 (the defaults) are
+    left out: a large deck's file is a third smaller, and written a little quicker.
+    ``spaces`` (colour spaces by name) join every page's resources.
+    """
+    doc = canvas._doc
+    page = doc.Pages.pages[-1]
+    if not (page.ExtGState or page._shadingUsed or page._colorsUsed):
+        forms = page.XObjects.dict if page.XObjects else {}
+        key = (bool(page.hasImages), tuple(sorted(forms)))
+        if key not in shared:
+            resources = pdfdoc.PDFResourceDictionary()
+            resources.basicFonts()
+            if page.hasImages:
+                resources.allProcs()
+            if forms:
+                resources.XObject = page.XObjects
+            resources.ColorSpace = dict(spaces or {})
+            shared[key] = doc.Reference(resources)
+        page.Resources = shared[key]
+    elif spaces:
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        if page.hasImages:
+            resources.allProcs()
+        if page.XObjects:
+            resources.XObject = page.XObjects
+        if page.ExtGState:
+            resources.ExtGState = page.ExtGState
+        resources.setShading(page._shadingUsed)
+        resources.setColorSpace(page._colorsUsed)
+        resources.ColorSpace.update(spaces)
+        page.Resources = resources
+    if not isinstance(doc.encrypt, pdfdoc.NoEncryption):
+        return  # encrypted streams are written with their object's number, at the end
+    if page.Trans is not None and not page.Trans.dict:
+        page.Trans = None
+    if not page.Rotate:
+        page.Rotate = None
+    name = page.__InternalName__
+    body = pdfdoc.format(page, doc, toplevel=1)  # names its content stream, too
+    stream = page.Contents
+    stream_name = stream.__InternalName__
+    doc.idToObject[stream_name] = _Formatted(stream_name, pdfdoc.format(stream, doc, toplevel=1))
+    doc.idToObject[name] = doc.Pages.pages[-1] = _Formatted(name, body)
+
+
+class _Info(pdfdoc.PDFInfo):
+    """The Info dictionary with the keys PDF/X adds (their values are strings)."""
+
+    extra: dict[str, str] = {}
+
+    def format(self, document):
+        formatted = super().format(document)
+        if not self.extra:
+            return formatted
+        keys = b"".join(
+            b"/" + key.encode("ascii") + b" " + pdfdoc.format(pdfdoc.PDFString(value), document)
+            for key, value in self.extra.items()
+        )
+        # The dictionary ReportLab wrote ends with ">>": the keys go just before it.
+        end = formatted.rindex(b">>")
+        return formatted[:end] + keys + b"\n" + formatted[end:]
+
+
+def set_info(canvas: rl_canvas.Canvas, trapped: bool, extra: dict[str, str]) -> None:
+    """Set /Trapped and add string keys (GTS_PDFXVersion…) to the Info dictionary."""
+    doc = canvas._doc
+    info = _Info()
+    info.__dict__.update(doc.info.__dict__)
+    info.trapped = "True" if trapped else "False"
+    info.extra = dict(extra)
+    doc.info = info
+
+
+def timestamp(canvas: rl_canvas.Canvas) -> tuple[int, int, int, int, int, int]:
+    """The date ReportLab writes as CreationDate and ModDate (UTC in invariant mode)."""
+    return tuple(canvas._doc._timeStamp.YMDhms)  # type: ignore[return-value]
+
+
+def add_to_catalog(
+    canvas: rl_canvas.Canvas, output_intent: dict | None, metadata: bytes | None
+) -> None:
+    """Put an output intent and an XMP metadata stream in the document catalog."""
+    doc = canvas._doc
+    catalog = doc.Catalog
+    if output_intent is not None:
+        intent = pdfdoc.PDFDictionary(
+            {k: _pdf_value(v) for k, v in output_intent.items()}
+        )
+        catalog.OutputIntents = pdfdoc.PDFArray([doc.Reference(intent)])
+        if "OutputIntents" not in catalog.__NoDefault__:
+            catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+    if metadata is not None:
+        stream = pdfdoc.PDFStream(
+            pdfdoc.PDFDictionary(
+                {"Type": pdfdoc.PDFName("Metadata"), "Subtype": pdfdoc.PDFName("XML")}
+            ),
+            metadata,
+            filters=[],
+        )
+        catalog.Metadata = stream
+
+
+def _pdf_value(value):
+    if isinstance(value, str):
+        if value.startswith("/"):
+            return pdfdoc.PDFName(value[1:])
+        return pdfdoc.PDFString(value)
+    return value

@@ -1,0 +1,354 @@
+"""The painter: draws a document's pages onto a ReportLab canvas.
+
+Faces with a key (a deck's back) are drawn once into a form XObject and reused. The
+operations every card repeats (its clip, its position, a shared form, a line of text,
+crop marks) are written as PDF operators directly: going through the canvas's
+state-tracking methods for them took 1.7 times as long on a large deck. Everything else
+is drawn through the canvas.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Iterator
+from functools import lru_cache
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen import canvas as rl_canvas
+
+from deckforge.art import icons
+from deckforge.layout.ops import Circle, Face, Icon, Line, Page, Picture, Polygon, Rect, Text, Use
+from deckforge.render.colour import Converter
+from deckforge.render.pdf import adapter, icon_cache
+from deckforge.render.pdf.text import TextWriter
+from deckforge.text import fonts
+
+
+@lru_cache(maxsize=64)
+def _cmyk_art(path: str, converter: Converter) -> ImageReader:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return ImageReader(converter.image(image))
+
+
+@lru_cache(maxsize=1024)
+def _cmyk_icon(code: str, converter: Converter):
+    return converter.drawing(icons.drawing(code))
+
+
+@lru_cache(maxsize=256)
+def _svg(path: str):
+    from svglib.svglib import svg2rlg
+
+    return svg2rlg(path)
+
+
+def _form_name(key: str) -> str:
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in key)
+
+
+class Painter:
+    """Draws pages onto a ReportLab canvas, in RGB or (given a converter) in CMYK;
+    ``spaces`` (colour spaces by name, e.g. /DefaultRGB) join every resource dictionary."""
+
+    def __init__(
+        self,
+        canvas: rl_canvas.Canvas,
+        converter: Converter | None = None,
+        spaces: dict | None = None,
+    ):
+        self.c = canvas
+        self.code = adapter.code(canvas)
+        self.converter = converter
+        self.spaces = spaces
+        self.writer = TextWriter(canvas)
+        self.forms: set[str] = set()
+        #: Form names by face key, and their XObject names (both asked for on every card).
+        self.form_names: dict[str, str] = {}
+        self.xobject_names: dict[str, str] = {}
+        #: Forms the current page uses (ReportLab lists them in the page's resources).
+        self.page_forms: set[str] = set()
+        self.colours: dict[tuple, str] = {}
+        #: The operators that start a placement, by its place (cards repeat the same
+        #: places sheet after sheet).
+        self.places: dict[tuple, str] = {}
+        #: Pages' resource dictionaries, one object per set of forms the pages use.
+        self.resources: dict[tuple, object] = {}
+        #: What the colour of icons' operators depends on, for the icon cache.
+        self.colour_key = None
+        if converter is not None:
+            profile = hashlib.sha256(converter.profile).hexdigest()[:12]
+            self.colour_key = (profile, repr(converter.transform.intent), converter.ink_limit)
+        self.draw = {
+            Rect: self.rect,
+            Circle: self.circle,
+            Polygon: self.polygon,
+            Line: self.line,
+            Text: self.text,
+            Icon: self.icon,
+            Picture: self.picture,
+            Use: self.use,
+        }
+
+    def colour(self, rgb, stroke: bool = False) -> str:
+        """The operator setting a fill (or stroke) colour, in the file's colour space."""
+        key = (tuple(rgb), stroke)
+        code = self.colours.get(key)
+        if code is None:
+            if self.converter is not None:
+                inks = self.converter.cmyk(tuple(rgb))
+                code = fp_str(*inks) + (" K" if stroke else " k")
+            else:
+                code = fp_str(*rgb) + (" RG" if stroke else " rg")
+            self.colours[key] = code
+        return code
+
+    def fill_stroke(self, op) -> tuple[int, int]:
+        fill = getattr(op, "fill", None)
+        stroke = getattr(op, "stroke", None)
+        if fill is not None:
+            self.code.append(self.colour(fill))
+        if stroke is not None:
+            self.code.append(self.colour(stroke, stroke=True))
+            self.c.setLineWidth(op.line_width)
+        return (1 if fill is not None else 0), (1 if stroke is not None else 0)
+
+    def op(self, op) -> None:
+        """Draw one operation."""
+        draw = self.draw.get(type(op))
+        if draw is None:
+            raise TypeError(f"cannot draw {type(op).__name__}")
+        draw(op)
+
+    def rect(self, op: Rect) -> None:
+        fill, stroke = self.fill_stroke(op)
+        if op.radius:
+            self.c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
+        else:
+            self.c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+
+    def circle(self, op: Circle) -> None:
+        fill, stroke = self.fill_stroke(op)
+        self.c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+
+    def polygon(self, op: Polygon) -> None:
+        fill, stroke = self.fill_stroke(op)
+        path = self.c.beginPath()
+        path.moveTo(*op.points[0])
+        for point in op.points[1:]:
+            path.lineTo(*point)
+        path.close()
+        self.c.drawPath(path, stroke=stroke, fill=fill)
+
+    def line(self, op: Line) -> None:
+        self.lines([op])
+
+    def lines(self, ops: list[Line]) -> None:
+        """Lines of one style stroked as one path, their style set once."""
+        first = ops[0]
+        dash = f"[{fp_str(*first.dash)}] 0 d" if first.dash else "[] 0 d"
+        code = [self.colour(first.stroke, stroke=True), f"{fp_str(first.line_width)} w", dash]
+        code += [f"{fp_str(o.x1, o.y1)} m {fp_str(o.x2, o.y2)} l" for o in ops]
+        code.append("S")
+        if first.dash:
+            code.append("[] 0 d")
+        self.code.append(" ".join(code))
+
+    def use(self, op: Use) -> None:
+        self.do_form(self.form(op.face))
+
+    def do_form(self, form: str) -> None:
+        name = self.xobject_names.get(form)
+        if name is None:
+            name = self.xobject_names[form] = adapter.xobject_name(self.c, form)
+        self.code.append(f"/{name} Do")
+        if form not in self.page_forms:
+            self.page_forms.add(form)
+            adapter.use_form(self.c, form)
+
+    def text(self, op: Text) -> None:
+        self.code.extend(self.writer.text(op, self.colour(op.colour)))
+
+    def icon_form(self, code: str) -> tuple[str, float, float]:
+        """The form XObject of an icon (defined on first use) and its natural size."""
+        key = (code, self.colour_key)
+        cached = icon_cache.ICON_CODE.get(key)
+        if cached is not None:
+            width, height, operators = cached
+        else:
+            if self.converter is not None:
+                drawing = _cmyk_icon(code, self.converter)
+            else:
+                drawing = icons.drawing(code)
+            width, height, operators = drawing.width, drawing.height, None
+        form = f"I{code.replace('-', '_')}"
+        if form not in self.forms:
+            self.forms.add(form)
+            with self.defining(form, (0, 0, width, height)):
+                if operators is not None:
+                    self.code.extend(operators)
+                else:
+                    start = len(self.code)
+                    self.drawing(drawing)
+                    made = tuple(self.code[start:])
+                    # Plain paths and colours only: operators that name resources of this
+                    # file (graphics states, fonts, images) cannot be carried to another.
+                    if not any(op.endswith((" gs", " Tf", " Do")) for op in made):
+                        icon_cache.remember(key, (width, height, made))
+        return form, width, height
+
+    def icon(self, op: Icon) -> None:
+        form, w, h = self.icon_form(op.name)
+        scale = min(op.w / w, op.h / h)
+        x, y = op.x + (op.w - w * scale) / 2, op.y + (op.h - h * scale) / 2
+        self.code.append(f"q {fp_str(scale, 0, 0, scale, x, y)} cm")
+        self.do_form(form)
+        self.code.append("Q")
+
+    def picture(self, op: Picture) -> None:
+        """User art scaled (never stretched) to cover or fit its box, clipped to it."""
+        c = self.c
+        if op.kind == "svg":
+            drawing = _svg(op.path)
+            if self.converter is not None:
+                drawing = self.converter.drawing(drawing)
+            nat_w, nat_h = drawing.width, drawing.height
+        else:
+            if self.converter is not None:
+                image = _cmyk_art(op.path, self.converter)
+            else:
+                image = ImageReader(op.path)
+            nat_w, nat_h = image.getSize()
+        scale = (max if op.cover else min)(op.w / nat_w, op.h / nat_h)
+        w, h = nat_w * scale, nat_h * scale
+        x, y = op.x + (op.w - w) / 2, op.y + (op.h - h) / 2
+        c.saveState()
+        path = c.beginPath()
+        if op.round:
+            path.circle(op.x + op.w / 2, op.y + op.h / 2, min(op.w, op.h) / 2)
+        else:
+            path.rect(op.x, op.y, op.w, op.h)
+        c.clipPath(path, stroke=0, fill=0)
+        if op.kind == "svg":
+            c.translate(x, y)
+            c.scale(scale, scale)
+            self.drawing(drawing)
+        else:
+            # ReportLab stores an image once per file however often it is drawn; an
+            # image with transparency keeps it only in RGB files (PDF/X-1a has none).
+            mask = None if self.converter is not None else "auto"
+            c.drawImage(image if self.converter is not None else op.path, x, y, w, h, mask=mask)
+        c.restoreState()
+
+    def drawing(self, drawing) -> None:
+        # ReportLab's drawing renderer starts every drawing in Helvetica and RGB black,
+        # which would put an unembedded font (and RGB in a CMYK file) in the output;
+        # start it in our embedded face, and in CMYK black for CMYK files.
+        # Imported here: ReportLab's graphics import its whole page-layout library, a
+        # tenth of a second that builds drawing only cached icons do not need.
+        from reportlab.graphics import renderPDF
+        from reportlab.lib.colors import CMYKColor
+
+        changes = {"fontName": fonts.face("latin").name}
+        if self.converter is not None:
+            changes["fillColor"] = changes["strokeColor"] = CMYKColor(0, 0, 0, 1)
+        with adapter.drawing_defaults(changes):
+            renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
+
+    def form(self, face: Face) -> str:
+        """The form XObject of a keyed face, defined the first time it is used."""
+        form = self.form_names.get(face.key)
+        if form is None:
+            form = self.form_names[face.key] = _form_name(face.key)
+        if form not in self.forms:
+            # Forms cannot nest while being defined: define those it uses first.
+            for op in face.ops:
+                if isinstance(op, Icon):
+                    self.icon_form(op.name)
+                elif isinstance(op, Use):
+                    self.form(op.face)
+            self.forms.add(form)
+            with self.defining(form, (-1000, -1000, 3000, 3000)):
+                for op in face.ops:
+                    self.op(op)
+        return form
+
+    @contextlib.contextmanager
+    def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
+        """Draw into a new form XObject (which lists the forms it uses itself)."""
+        outer = self.page_forms
+        self.page_forms = set()
+        self.c.beginForm(form, *box)
+        self.code = adapter.code(self.c)
+        try:
+            yield
+        finally:
+            adapter.end_form(self.c, form, self.spaces)
+            self.code = adapter.code(self.c)
+            self.page_forms = outer
+
+    def face(self, face: Face) -> None:
+        """A face's operations, or its form if it is keyed, at the current origin."""
+        if face.key is None:
+            for op in face.ops:
+                self.op(op)
+        else:
+            self.do_form(self.form(face))
+
+    @staticmethod
+    def placement_start(placement) -> str:
+        """Save the graphics state, clip to the placement's area, move to its origin."""
+        cx, cy, cw, ch = placement.clip
+        code = f"q {fp_str(cx, cy, cw, ch)} re W n"
+        if placement.rotate == 180:
+            # Turn about the trim's centre: the face's origin lands on the far corner.
+            turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)
+            code += f" -1 0 0 -1 {turn} cm"
+        return f"{code} 1 0 0 1 {fp_str(placement.x, placement.y)} cm"
+
+    def page(self, page: Page) -> None:
+        """Draw one page and write it out."""
+        c = self.c
+        c.setPageSize((page.width, page.height))
+        if page.trim_box:
+            c.setTrimBox(page.trim_box)
+        if page.bleed_box:
+            c.setBleedBox(page.bleed_box)
+        self.page_forms = set()
+        for placement in page.placements:
+            # Each card is clipped to its area and drawn from its trim's corner, within
+            # its own saved graphics state.
+            place = (placement.clip, placement.rotate, placement.x, placement.y)
+            start = self.places.get(place)
+            if start is None:
+                start = self.places[place] = self.placement_start(placement)
+            self.code.append(start)
+            self.face(placement.face)
+            self.code.append("Q")
+        self.page_ops(page.ops)
+        c.showPage()
+        self.code = adapter.code(c)
+        adapter.write_out_last_page(c, self.resources, self.spaces)
+
+    def page_ops(self, ops: tuple) -> None:
+        """A page's own operations; a run of lines of one style (crop marks) is one path."""
+        start = 0
+        while start < len(ops):
+            op = ops[start]
+            if not isinstance(op, Line):
+                self.op(op)
+                start += 1
+                continue
+            end = start + 1
+            style = (op.stroke, op.line_width, op.dash)
+            while (
+                end < len(ops)
+                and isinstance(ops[end], Line)
+                and (ops[end].stroke, ops[end].line_width, ops[end].dash) == style
+            ):
+                end += 1
+            self.lines(list(ops[start:end]))
+            start = end
