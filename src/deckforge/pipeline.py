@@ -165,6 +165,8 @@ def _output(
         f"{edition.title} – {part.id}",
         colour=profile.colour,
         ink_limit=profile.ink_limit,
+        pdfx=profile.pdfx,
+        output_intent=profile.output_intent,
     )
     return Output(relpath, document, entry)
 

@@ -238,3 +238,8 @@ class Document:
     #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
     colour: str = "rgb"
     ink_limit: float = 240.0
+    #: The PDF/X version to write ("PDF/X-4", "PDF/X-1a:2001"), if any.
+    pdfx: str | None = None
+    #: The printing condition (a :class:`deckforge.profiles.OutputIntent`) CMYK is made
+    #: for and PDF/X names; None for the default one.
+    output_intent: object = None

@@ -18,6 +18,21 @@ FOLDER = Path(__file__).parent
 
 
 @dataclass(frozen=True)
+class OutputIntent:
+    """The printing condition files are made for: its ICC profile and how PDF/X names it."""
+
+    #: The shop's own profile; None for deckforge's model of FOGRA39.
+    icc: Path | None = None
+    condition: str = "FOGRA39"
+    condition_name: str = (
+        "Offset printing, coated paper (ISO 12647-2:2004), deckforge model of FOGRA39"
+    )
+    registry: str = "http://www.color.org"
+    #: How colours outside the press's gamut are brought in (an ICC rendering intent).
+    intent: str = "relative-colorimetric"
+
+
+@dataclass(frozen=True)
 class Profile:
     """A validated print profile, lengths in points."""
 
@@ -40,11 +55,28 @@ class Profile:
     #: Shift of every back on its sheet (points; right and up as printed), to make up
     #: for a printer that does not line the two sides up. Set from the command line.
     back_offset: tuple[float, float] = (0.0, 0.0)
+    #: The PDF/X version files are written to ("PDF/X-4", "PDF/X-1a:2001"), if any.
+    pdfx: str | None = None
+    output_intent: OutputIntent = OutputIntent()
+    #: Whether the pages of one file may differ in size.
+    mixed_sizes: bool = False
+
+    @property
+    def cmyk(self) -> bool:
+        """Whether files are written in CMYK (decided by the colour mode, not the name)."""
+        return self.colour == "cmyk"
 
 
 def _paper(name: str) -> tuple[float, float]:
     w, h = PAPER_SIZES_MM[name]
     return mm(w), mm(h)
+
+
+def _output_intent(data: dict, path: Path) -> OutputIntent:
+    keys = ("condition", "condition_name", "registry", "intent")
+    fields = {key: data[key] for key in keys if key in data}
+    icc = data.get("icc")
+    return OutputIntent(icc=(path.parent / icc) if icc else None, **fields)
 
 
 @cache
@@ -89,6 +121,8 @@ def all_profiles() -> dict[str, Profile]:
             gutter=parse_length(d.get("gutter", "0mm")),
             colour=d.get("colour", "rgb"),
             ink_limit=float(d.get("ink_limit", 240)),
+            pdfx=d.get("pdfx"),
+            output_intent=_output_intent(d.get("output_intent", {}), path),
         )
     if problems:
         raise BuildFailed(problems)

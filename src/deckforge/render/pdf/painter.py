@@ -81,7 +81,7 @@ class Painter:
         self.colour_key = None
         if converter is not None:
             profile = hashlib.sha256(converter.profile).hexdigest()[:12]
-            self.colour_key = (profile, repr(converter.transform.intent), converter.ink_limit)
+            self.colour_key = (profile, converter.intent, converter.ink_limit)
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
