@@ -122,9 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     pf.add_argument(
         "--ink-limit",
         type=float,
-        default=240.0,
+        default=None,
         metavar="PERCENT",
-        help="most total ink allowed in CMYK files (default 240)",
+        help="most total ink allowed (default: each file's profile's, 240 for the shipped ones)",
     )
 
     lt = sub.add_parser("lint", help="advice on names, hints and translations")
