@@ -200,7 +200,7 @@ def mess_face(frame: Frame, card: MessCard, deck_label: str) -> Face:
     template = Face(
         (
             frame.background(WHITE),
-            Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=1.5, radius=6),
+            Rect(x + 1, y + 1, w - 2, h - 2, stroke=frame.accent, line_width=1.5, radius=6),
             *disc,
         ),
         key=f"{frame.key}/face",
@@ -222,7 +222,7 @@ def which_way_face(frame: Frame, card: WhichWayCard, deck_label: str) -> Face:
     x, y, w, h = frame.safe
     ops: list = [
         frame.background(frame.paper),
-        Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.accent, line_width=2, radius=8),
+        Rect(x + 1, y + 1, w - 2, h - 2, stroke=frame.accent, line_width=2, radius=8),
     ]
     ops.append(
         frame.text(
@@ -271,7 +271,7 @@ def number_face(frame: Frame, card: NumberCard, deck_label: str) -> Face:
     if card.colour is None:
         ops: list = [
             frame.background(frame.paper),
-            Rect(x - 3, y - 3, w + 6, h + 6, stroke=frame.ink, line_width=2, radius=8),
+            Rect(x + 1, y + 1, w - 2, h - 2, stroke=frame.ink, line_width=2, radius=8),
             Circle(frame.w / 2, frame.h / 2, w * 0.42, fill=frame.accent),
         ]
         ops.append(
