@@ -198,7 +198,7 @@ def test_persian_cards_use_persian_digits(built):
 def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     from pathlib import Path
 
-    from deckforge.layout.documents import lay_out_component
+    from deckforge.layout.components import lay_out_component
     from deckforge.model import Rulebook
     from deckforge.pipeline import Project, gather, select_editions
     from deckforge.profiles import all_profiles

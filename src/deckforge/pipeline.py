@@ -15,8 +15,8 @@ from pathlib import Path
 
 from deckforge import incremental
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
-from deckforge.layout import documents
 from deckforge.layout.cards import lay_out_deck
+from deckforge.layout.components import lay_out_component
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
@@ -199,7 +199,7 @@ def part_output(
         )
         output.entry.update(card_listing(edition, profile, part, cards, drawn_with))
         return output, []
-    kind, pages, found = documents.lay_out_component(edition, part, profile)
+    kind, pages, found = lay_out_component(edition, part, profile)
     if not pages:
         return None, found
     first = pages[0]

@@ -54,13 +54,18 @@ class Stroke:
     width: float
     dashed: bool
     clip: Box | None
+    #: Which segments are a subpath of their own (a lone line, as marks are drawn).
+    lone: tuple[bool, ...] = ()
+    #: Drawn inside a form XObject: placed artwork, which may be cropped by the page.
+    placed: bool = False
 
     def moved(self, m: Matrix, clip: Box | None) -> Stroke:
-        """The stroke in the space ``m`` maps to, inside the caller's ``clip``."""
+        """The stroke, placed by a form, in the space ``m`` maps to, inside ``clip``."""
         segments = tuple((*apply(m, x0, y0), *apply(m, x1, y1)) for x0, y0, x1, y1 in self.segments)
         own = moved_box(m, self.clip) if self.clip is not None else None
         factor = math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
-        return Stroke(segments, self.width * factor, self.dashed, intersect(own, clip))
+        width = self.width * factor
+        return Stroke(segments, width, self.dashed, intersect(own, clip), self.lone, True)
 
 
 #: A glyph: its matrix (em square to this space), advance in em, descent in em, text, clip.

@@ -83,6 +83,9 @@ class _Run:
         self.stack: list[State] = []
         self.tm = self.tlm = IDENTITY
         self.segments: list[tuple[float, float, float, float]] = []
+        #: Segments per subpath: a subpath of one open line is a lone line.
+        self.subpaths: list[int] = []
+        self.closed: list[bool] = []
         self.points: list[tuple[float, float]] = []
         self.current = self.start = (0.0, 0.0)
         self.clipping = False
@@ -198,19 +201,31 @@ class Interpreter:
             ]
             for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
                 run.segments.append((*a, *b))
+            run.subpaths.append(4)
+            run.closed.append(True)
             run.points.extend(corners)
             run.current = run.start = corners[0]
             return
         if op == b"h":
             if run.current != run.start:
                 run.segments.append((*run.current, *run.start))
+                if run.subpaths:
+                    run.subpaths[-1] += 1
+            if run.closed:
+                run.closed[-1] = True
             run.current = run.start
             return
         point = rd.apply(ctm, float(operands[-2]), float(operands[-1]))
         if op == b"l":
             run.segments.append((*run.current, *point))
+            if run.subpaths:
+                run.subpaths[-1] += 1
         elif op == b"m":
             run.start = point
+            run.subpaths.append(0)
+            run.closed.append(False)
+        elif run.closed:
+            run.closed[-1] = True  # a curve: part of a shape, not a lone line
         run.points.append(point)
         run.current = point
 
@@ -221,11 +236,19 @@ class Interpreter:
         state = run.state
         if op in _PAINT_STROKE and run.segments:
             width = state.width * rd.scale(state.ctm)
-            run.drawn.strokes.append(Stroke(tuple(run.segments), width, state.dashed, state.clip))
+            lone: list[bool] = []
+            for count, closed in zip(run.subpaths, run.closed, strict=True):
+                lone.extend([count == 1 and not closed and op in (b"S", b"B", b"B*")] * count)
+            if len(lone) != len(run.segments):
+                lone = [False] * len(run.segments)
+            stroke = Stroke(tuple(run.segments), width, state.dashed, state.clip, tuple(lone))
+            run.drawn.strokes.append(stroke)
         if run.clipping and run.points:
             state.clip = rd.intersect(state.clip, rd.box_of(run.points))
         run.clipping = False
         run.segments = []
+        run.subpaths = []
+        run.closed = []
         run.points = []
 
     # --- text -------------------------------------------------------------------------------

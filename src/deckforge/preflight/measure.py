@@ -67,8 +67,11 @@ def _beyond(inner: Box, outer: Box) -> float:
 
 
 def _cut_by_edge(item: Box, clip: Box | None, media: Box, tol: float) -> bool:
-    """Whether ``item`` runs past the media and nothing but the page edge cuts it: a clip
-    that stops short of the media on that side (a tile of a board) is meant to."""
+    """Whether the page's edge cuts ``item``: part of it on the page, part past it, and no
+    clip stopping it short of the edge on that side (a tile of a board is clipped so)."""
+    inside = item[0] < media[2] and item[2] > media[0] and item[1] < media[3] and item[3] > media[1]
+    if not inside:
+        return False  # wholly off the page (another tile of a board): nothing shows
     if clip is None:
         return _beyond(item, media) > tol
     sides = (
@@ -180,23 +183,27 @@ class Findings:
         outside = 0
         for stroke in strokes:
             half = stroke.width / 2
-            for x0, y0, x1, y1 in stroke.segments:
+            lone = stroke.lone or (False,) * len(stroke.segments)
+            for (x0, y0, x1, y1), alone in zip(stroke.segments, lone, strict=True):
                 seg = (
                     min(x0, x1) - half,
                     min(y0, y1) - half,
                     max(x0, x1) + half,
                     max(y0, y1) + half,
                 )
-                if _cut_by_edge(seg, stroke.clip, boxes.media, tol):
+                # Placed artwork (a form) may run off the page: bleed art is cropped so.
+                if not stroke.placed and _cut_by_edge(seg, stroke.clip, boxes.media, tol):
                     outside += 1
                 if trim is None or (stroke.clip is not None and _beyond(seg, stroke.clip) > tol):
                     continue
-                self._mark_or_rule(number, trim, (x0, y0, x1, y1), stroke)
+                self._mark_or_rule(number, trim, (x0, y0, x1, y1), stroke, alone)
         if outside:
             plural = "s" if outside != 1 else ""
             self.outside.append((number, f"{outside} stroked line{plural}"))
 
-    def _mark_or_rule(self, number: int, trim: Box, seg: tuple, stroke: Stroke) -> None:
+    def _mark_or_rule(
+        self, number: int, trim: Box, seg: tuple, stroke: Stroke, alone: bool
+    ) -> None:
         x0, y0, x1, y1 = seg
         length = math.hypot(x1 - x0, y1 - y0)
         upright = abs(x1 - x0) < 0.01
@@ -207,7 +214,14 @@ class Findings:
         inside = inside and trim[1] - 0.01 <= min(y0, y1) and max(y0, y1) <= trim[3] + 0.01
         if not inside:
             return
-        if stroke.width <= MARK_WIDTH_PT and not stroke.dashed and length <= MARK_LENGTH_MM * MM:
+        short = length <= MARK_LENGTH_MM * MM
+        if (
+            alone
+            and not stroke.placed
+            and stroke.width <= MARK_WIDTH_PT
+            and not stroke.dashed
+            and short
+        ):
             at = f"({rd.mm_text(x0 - trim[0])}, {rd.mm_text(y0 - trim[1])}) mm"
             where = f"{at} from the trim's corner"
             self.marks.append((number, where))

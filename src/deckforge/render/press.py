@@ -228,7 +228,9 @@ def _lut16(inputs: int, outputs: int, points: int, grid: list[tuple[int, ...]]) 
 def _a2b() -> bytes:
     g = A2B_POINTS
     steps = [i / (g - 1) for i in range(g)]
-    grid = [_lab16(model_lab((c, m, y, k))) for c in steps for m in steps for y in steps for k in steps]
+    grid = [
+        _lab16(model_lab((c, m, y, k))) for c in steps for m in steps for y in steps for k in steps
+    ]
     return _lut16(4, 3, g, grid)
 
 

@@ -76,6 +76,17 @@ def number(value: int, locale: str) -> str:
     return localise_digits(str(value), locale)
 
 
+#: Letters that count sub-steps (a, b, c…) in Persian, in alphabetical order.
+_PERSIAN_LETTERS = "الف ب پ ت ث ج چ ح خ د ذ ر ز ژ س ش ص ض ط ظ ع غ ف ق ک گ ل م ن و ه ی".split()
+
+
+def list_letter(index: int, locale: str) -> str:
+    """The letter that counts the ``index``-th item (from 0) of a lettered list."""
+    if is_rtl_locale(locale):
+        return _PERSIAN_LETTERS[index % len(_PERSIAN_LETTERS)]
+    return chr(ord("a") + index % 26)
+
+
 def normalise(text: str) -> str:
     """NFC, Persian ی and ک for their Arabic look-alikes, single spaces."""
     text = unicodedata.normalize("NFC", text)

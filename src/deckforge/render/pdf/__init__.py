@@ -65,6 +65,8 @@ def _render(document: Document, path: Path) -> None:
     painter = Painter(canvas, converter, spaces)
     for page in document.pages:
         painter.page(page)
+    if standard is not None:
+        adapter.set_version(canvas, standard.pdf_version)
     canvas.save()
     save_icon_cache()
 

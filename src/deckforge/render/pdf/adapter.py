@@ -19,7 +19,16 @@ from reportlab.pdfgen import canvas as rl_canvas
 #: What this module reads or writes of ReportLab, by object, for the contract test.
 RELIED_ON = {
     "Canvas": ("_code", "_doc", "_formsinuse"),
-    "PDFDocument": ("idToObject", "Pages", "Catalog", "info", "encrypt", "getXObjectName"),
+    "PDFDocument": (
+        "idToObject",
+        "Pages",
+        "Catalog",
+        "info",
+        "encrypt",
+        "getXObjectName",
+        "_pdfVersion",
+        "_timeStamp",
+    ),
     "PDFPage": ("ExtGState", "_shadingUsed", "_colorsUsed", "XObjects", "hasImages"),
     "PDFCatalog": ("__NoDefault__",),
     "PDFInfo": ("format", "trapped"),
@@ -192,6 +201,12 @@ def set_info(canvas: rl_canvas.Canvas, trapped: bool, extra: dict[str, str]) -> 
     doc.info = info
 
 
+def set_version(canvas: rl_canvas.Canvas, version: tuple[int, int]) -> None:
+    """Write this PDF version in the header: ReportLab raises it to 1.4 whenever a colour
+    carries an alpha, even an opaque one (PDF/X-1a:2001 files must say 1.3)."""
+    canvas._doc._pdfVersion = version
+
+
 def timestamp(canvas: rl_canvas.Canvas) -> tuple[int, int, int, int, int, int]:
     """The date ReportLab writes as CreationDate and ModDate (UTC in invariant mode)."""
     return tuple(canvas._doc._timeStamp.YMDhms)  # type: ignore[return-value]
@@ -204,9 +219,7 @@ def add_to_catalog(
     doc = canvas._doc
     catalog = doc.Catalog
     if output_intent is not None:
-        intent = pdfdoc.PDFDictionary(
-            {k: _pdf_value(v) for k, v in output_intent.items()}
-        )
+        intent = pdfdoc.PDFDictionary({k: _pdf_value(v) for k, v in output_intent.items()})
         catalog.OutputIntents = pdfdoc.PDFArray([doc.Reference(intent)])
         if "OutputIntents" not in catalog.__NoDefault__:
             catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]

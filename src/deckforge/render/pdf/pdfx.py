@@ -82,7 +82,8 @@ def xmp(standard: Standard, title: str, ymdhms: tuple[int, ...], document_id: st
 <dc:format>application/pdf</dc:format>
 <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}</rdf:li></rdf:Alt></dc:title>
 <dc:creator><rdf:Seq><rdf:li>deckforge</rdf:li></rdf:Seq></dc:creator>
-<dc:description><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}</rdf:li></rdf:Alt></dc:description>
+<dc:description><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}</rdf:li></rdf:Alt>
+</dc:description>
 <xmp:CreateDate>{date}</xmp:CreateDate>
 <xmp:ModifyDate>{date}</xmp:ModifyDate>
 <xmp:MetadataDate>{date}</xmp:MetadataDate>

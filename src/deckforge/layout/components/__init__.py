@@ -1,0 +1,39 @@
+"""Components that are not cards: score pad, rulebook, score track and pawns.
+
+Each is laid out for the profile's document paper by one module; ``LAYOUTS`` maps a
+component's model type to its layout and its ``kind`` in the build manifest.
+"""
+
+from __future__ import annotations
+
+from deckforge.errors import Problem
+from deckforge.layout.components.pawns import PawnsDoNotFit, pawns
+from deckforge.layout.components.rulebook import rulebook
+from deckforge.layout.components.score_pad import score_pad
+from deckforge.layout.components.sheet import TextDoesNotFit
+from deckforge.layout.components.track import track
+from deckforge.layout.ops import Page
+from deckforge.model import Edition, Pawns, Rulebook, ScorePad, Track
+from deckforge.profiles import Profile
+
+#: Each component type: how it is laid out and its ``kind`` in the build manifest.
+LAYOUTS = {
+    ScorePad: (score_pad, "score-pad"),
+    Rulebook: (rulebook, "rulebook"),
+    Track: (track, "board"),
+    Pawns: (pawns, "pawns"),
+}
+
+
+def lay_out_component(
+    edition: Edition, component, profile: Profile
+) -> tuple[str, list[Page], list[Problem]]:
+    """A component's manifest kind and pages, or the problem that stops it: text that
+    cannot be set, or paper too small for it."""
+    layout, kind = LAYOUTS[type(component)]
+    try:
+        return kind, layout(edition, component, profile), []
+    except TextDoesNotFit as exc:
+        return kind, [], [Problem(exc.text.ref, str(exc.error))]
+    except PawnsDoNotFit as exc:
+        return kind, [], [Problem(component.label.ref, f"{profile.id}: {exc}")]

@@ -1,0 +1,171 @@
+"""The rulebook: a title block, then sections of paragraphs, steps, bullets and notes
+flowed through columns (two on wide paper), page after page, with folios."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from deckforge.layout.components.flow import Flow
+from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
+from deckforge.layout.ops import RGB, WHITE, Page, Rect, Text, mix
+from deckforge.model import Block, Edition, Rulebook, Section
+from deckforge.model import Text as SourceText
+from deckforge.profiles import Profile
+from deckforge.text import fonts
+from deckforge.text.fit import TextStyle
+from deckforge.text.script import is_rtl_locale, list_letter, number
+from deckforge.units import mm
+
+
+class _Book:
+    """A rulebook being flowed: its flow, styles and palette."""
+
+    def __init__(self, book: Rulebook, sheet: Sheet, inks: Inks) -> None:
+        self.book = book
+        self.sheet = sheet
+        self.inks = inks
+        self.locale = book.locale
+        self.rtl = is_rtl_locale(book.locale)
+        wide = sheet.w > mm(180)
+        self.wide = wide
+        self.margin = max(mm(15 if wide else 13), sheet.bleed + mm(10))
+        self.flow = Flow(sheet, 2 if wide else 1, self.margin, mm(8), mm(8))
+        self.body = 10.0 if wide else 9.5
+        self.body_style = TextStyle(self.body, self.body, leading=1.32)
+        self.indent = self.body * (2.6 if self.rtl else 1.9)
+        self.ref = book.sections[0].heading.ref
+
+    def lines(
+        self,
+        text: SourceText,
+        x_indent: float,
+        style: TextStyle,
+        colour: RGB,
+        marker: str | None = None,
+        marker_at: float = 0.0,
+        marker_colour: RGB | None = None,
+        language: str | None = None,
+    ) -> None:
+        """Flow a paragraph line by line; a marker (number, bullet) hangs in the indent,
+        starting ``marker_at`` from the column's start edge."""
+        flow, rtl = self.flow, self.rtl
+        width = flow.column_w - x_indent
+        fitted = set_text(text, width, 10_000, style, language or self.locale)
+        for index, line in enumerate(fitted.lines):
+            one = replace(fitted, lines=(line,))
+            flow.ensure(fitted.line_height)
+            cx = flow.column_x(rtl)
+            ops = [Text(cx if rtl else cx + x_indent, flow.y, width, one, colour)]
+            if marker and index == 0:
+                mark_w = x_indent - marker_at - mm(1)
+                mark_style = replace(style, weight=fonts.BOLD, align="start")
+                mark = set_text(SourceText(marker, text.ref), mark_w, 100, mark_style, self.locale)
+                mx = cx + flow.column_w - marker_at - mark_w if rtl else cx + marker_at
+                ops.append(Text(mx, flow.y, mark_w, mark, marker_colour or self.inks.accent))
+            flow.add(ops, fitted.line_height)
+
+    def title(self) -> None:
+        """The title block across the first page, in the accent colour through the bleed."""
+        sheet, flow, margin, book = self.sheet, self.flow, self.margin, self.book
+        style = TextStyle(30 if self.wide else 24, 14, fonts.BOLD, leading=1.1, align="centre")
+        title = set_text(SourceText(book.title, self.ref), flow.width, 80, style, self.locale)
+        band = title.height + mm(14)
+        flow.add(
+            [
+                Rect(
+                    -sheet.bleed,
+                    sheet.h - margin - band,
+                    sheet.w + 2 * sheet.bleed,
+                    band + margin + sheet.bleed,
+                    fill=self.inks.accent,
+                ),
+                Text(margin, sheet.h - margin - mm(2), sheet.w - 2 * margin, title, WHITE),
+            ],
+            title.height + mm(4),
+        )
+        if book.subtitle:
+            sub_style = TextStyle(12, 9, align="centre")
+            width = sheet.w - 2 * margin
+            sub = set_text(SourceText(book.subtitle, self.ref), width, 40, sub_style, self.locale)
+            flow.add([Text(margin, flow.y - mm(1), width, sub, WHITE)], sub.height)
+        flow.first_top = flow.y = sheet.h - margin - band - mm(8)
+
+    def block(self, b: Block) -> None:
+        """A paragraph, note, bullet list or numbered steps."""
+        body, ink, indent = self.body, self.inks.ink, self.indent
+        if b.kind == "paragraph":
+            self.lines(b.texts[0], 0, self.body_style, ink)
+            self.flow.space(body * 0.6)
+        elif b.kind == "note":
+            bold = replace(self.body_style, weight=fonts.BOLD)
+            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, "«" if self.rtl else "»")
+            self.flow.space(body * 0.6)
+        elif b.kind == "bullets":
+            for t in b.texts:
+                self.lines(t, indent * 0.8, self.body_style, ink, "•")
+                self.flow.space(body * 0.25)
+            self.flow.space(body * 0.4)
+        else:
+            for step in b.steps:
+                self.lines(
+                    step.text, indent, self.body_style, ink, f"{number(step.number, self.locale)}."
+                )
+                for k, sub in enumerate(step.substeps):
+                    letter = list_letter(k, self.locale)
+                    self.lines(
+                        sub, 2 * indent, self.body_style, ink, f"{letter}.", indent, self.inks.dark
+                    )
+                self.flow.space(body * 0.35)
+            self.flow.space(body * 0.3)
+
+    def heading(self, text: SourceText, size: float, colour: RGB) -> None:
+        """A section heading, kept with the start of what follows."""
+        flow = self.flow
+        style = TextStyle(size, size, fonts.BOLD, leading=1.15)
+        fitted = set_text(text, flow.column_w, 200, style, self.locale)
+        flow.ensure(fitted.height + self.body * 1.35 * 3)
+        if flow.y < flow.top - 1:
+            flow.space(size * 0.5)
+        cx = flow.column_x(self.rtl)
+        flow.add([Text(cx, flow.y, flow.column_w, fitted, colour)], fitted.height + size * 0.35)
+
+    def section(self, s: Section, level: int) -> None:
+        """A section, its blocks and its subsections."""
+        colour = self.inks.accent if level == 0 else self.inks.dark
+        self.heading(s.heading, 15 if level == 0 else 12, colour)
+        for b in s.blocks:
+            self.block(b)
+        for sub in s.sections:
+            self.section(sub, level + 1)
+
+    def pages(self) -> list[Page]:
+        """The flowed pages, each with its background and folio."""
+        sheet, margin = self.sheet, self.margin
+        pages = []
+        total = len(self.flow.pages)
+        width = sheet.w - 2 * margin
+        for index, ops in enumerate(self.flow.pages):
+            folio_text = SourceText(number(index + 1, self.locale), self.ref)
+            folio = set_text(folio_text, width, 20, TextStyle(8, 8, align="centre"), self.locale)
+            colour = mix(self.inks.ink, WHITE, 0.4)
+            page_ops = [
+                sheet.background(WHITE),
+                *ops,
+                Text(margin, margin - mm(1), width, folio, colour),
+            ]
+            pages.append(sheet.page(tuple(page_ops), f"page {index + 1} of {total}"))
+        return pages
+
+
+def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
+    """The rulebook as pages: a title, then sections flowed through columns."""
+    laid = _Book(book, sheet_for(profile, landscape=False), palette(edition))
+    laid.title()
+    for s in book.sections:
+        laid.section(s, 0)
+    credits = SourceText("  ".join(book.credits), laid.ref)
+    laid.flow.space(laid.body)
+    # The credits and licence notices are English in every edition.
+    style = TextStyle(7.5, 7.5, leading=1.3)
+    laid.lines(credits, 0, style, mix(laid.inks.ink, WHITE, 0.35), language="en")
+    return laid.pages()

@@ -1,0 +1,165 @@
+"""گمانه's pawns and score track: printable in every profile, as a shop or a home
+printer prints them; the layouts they replaced fail preflight."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+import pytest
+from PIL import ImageChops, ImageStat
+
+from conftest import DECKS
+from deckforge.layout.components import lay_out_component
+from deckforge.layout.components.track import GLUE, MARGIN
+from deckforge.layout.ops import Document
+from deckforge.model import Pawns, Track
+from deckforge.pipeline import Project, gather, select_editions
+from deckforge.preflight import format_table, preflight_file
+from deckforge.profiles import all_profiles
+from deckforge.render import pdf
+from deckforge.render.raster import rasterize
+from deckforge.units import mm
+from old_components import _pawns as old_pawns
+from old_components import _score_track as old_track
+
+PROFILES = ("pnp-a4", "pnp-letter", "pnp-a4-fold", "pnp-letter-fold", "printer", "printer-cmyk")
+DPI = 100
+
+
+@pytest.fixture(scope="module")
+def gomaneh():
+    project = Project(Path(DECKS))
+    editions, _ = gather(project, select_editions(project, ["gomaneh-fa"]))
+    return editions[0]
+
+
+def _component(edition, kind):
+    return next(c for c in edition.components if isinstance(c, kind))
+
+
+def _entry(name: str, profile: str, kind: str) -> dict:
+    bleed = all_profiles()[profile].document_bleed
+    return {"path": name, "profile": profile, "kind": kind, "bleed_mm": round(bleed / mm(1), 3)}
+
+
+def _render(tmp_path: Path, name: str, pages, profile: str) -> Path:
+    chosen = all_profiles()[profile]
+    document = Document(
+        tuple(pages),
+        name,
+        colour=chosen.colour,
+        ink_limit=chosen.ink_limit,
+        pdfx=chosen.pdfx,
+        output_intent=chosen.output_intent,
+    )
+    path = tmp_path / f"{name}.pdf"
+    pdf.render(document, path)
+    return path
+
+
+def test_the_old_pawns_and_score_track_fail_preflight(gomaneh, tmp_path):
+    profile = all_profiles()["printer"]
+    pawns = _render(
+        tmp_path, "pawns", old_pawns(gomaneh, _component(gomaneh, Pawns), profile), "printer"
+    )
+    report = preflight_file(pawns, _entry("pawns.pdf", "printer", "pawns"))
+    assert report.failed
+    # The A4 layout on an A5 page: its second row runs off the bottom.
+    assert report.check("page edge").status == "fail", format_table([report])
+    assert report.check("page edge").detail.startswith("page 1: ")
+    assert "past the MediaBox" in report.check("page edge").detail
+    track = _render(
+        tmp_path, "track", old_track(gomaneh, _component(gomaneh, Track), profile), "printer"
+    )
+    report = preflight_file(track, _entry("track.pdf", "printer", "board"))
+    assert report.failed
+    # Crop marks drawn inside the trim, where they would print.
+    assert report.check("marks").status == "fail", format_table([report])
+    assert "inside the trim" in report.check("marks").detail
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pawns_and_track_pass_preflight_in_every_profile(built, manifest, profile):
+    for deck in ("pawns", "score-track"):
+        entry = next(
+            e
+            for e in manifest
+            if e["edition"] == "gomaneh-fa" and e["profile"] == profile and e["deck"] == deck
+        )
+        report = preflight_file(built / entry["path"], entry)
+        assert not report.failed, format_table([report])
+        assert report.check("page edge").status == "ok"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_pawn_is_whole_on_its_page(gomaneh, profile):
+    chosen = all_profiles()[profile]
+    set_ = _component(gomaneh, Pawns)
+    _, pages, problems = lay_out_component(gomaneh, set_, chosen)
+    assert not problems
+    pieces = 0
+    for page in pages:
+        (placement,) = page.placements
+        trim = page.trim_box or (0.0, 0.0, page.width, page.height)
+        for op in placement.face.ops[1:]:  # after the background
+            if getattr(op, "stroke", None) is None or not hasattr(op, "w"):
+                continue
+            x, y = op.x + placement.x, op.y + placement.y
+            assert trim[0] + mm(5) <= x and x + op.w <= trim[2] - mm(5), (profile, op)
+            assert trim[1] + mm(5) <= y and y + op.h <= trim[3] - mm(5), (profile, op)
+            pieces += 1
+    assert pieces == 4 * len(set_.colours)  # two tabs and two panels a pawn
+    paper = chosen.document_paper
+    assert all(
+        (p.width, p.height)
+        == pytest.approx(
+            (paper[0] + 2 * chosen.document_bleed, paper[1] + 2 * chosen.document_bleed)
+        )
+        for p in pages
+    )
+
+
+def _column(image, x: int, top: int, bottom: int):
+    return image.crop((x, top, x + 1, bottom))
+
+
+@pytest.mark.parametrize("profile", ["printer", "printer-cmyk"])
+def test_shop_sheets_of_the_track_join_edge_to_edge(built, profile):
+    """Trimmed, sheet 1's right edge and sheet 2's left edge show the same art: the
+    frame band and the paper run on across the join, with no gap."""
+    path = built / "gomaneh-fa" / profile / "score-track.pdf"
+    with pikepdf.open(path) as document:
+        trims = [[float(v) for v in page.TrimBox] for page in document.pages]
+        bleeds = [[float(v) for v in page.BleedBox] for page in document.pages]
+    assert trims[0] == trims[1]
+    left, right = rasterize(path, 0, DPI), rasterize(path, 1, DPI)
+    scale = DPI / 72
+    h = left.height
+    x_end = round(trims[0][2] * scale) - 1
+    x_start = round(trims[1][0] * scale)
+    top, bottom = round((bleeds[0][3] - trims[0][3]) * scale), h - round(trims[0][1] * scale)
+    a, b = _column(left, x_end, top, bottom), _column(right, x_start, top, bottom)
+    assert sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3 < 6
+    # The art reaches through the bleed at the join: sheet 2's bleed shows sheet 1's end.
+    bleed_col = _column(right, 1, top, bottom)
+    assert sum(ImageStat.Stat(ImageChops.difference(bleed_col, a)).mean) / 3 < 12
+
+
+@pytest.mark.parametrize("profile", ["pnp-a4", "pnp-letter"])
+def test_home_sheets_of_the_track_join_over_the_glue_strip(built, profile):
+    """Sheet 1 is cut at its tile's right edge and laid on sheet 2's glue strip up to the
+    ticks: the strip repeats sheet 1's end, so the art runs on at the cut."""
+    path = built / "gomaneh-fa" / profile / "score-track.pdf"
+    left, right = rasterize(path, 0, DPI), rasterize(path, 1, DPI)
+    scale = DPI / 72
+    w = left.width / scale
+    tile_left = MARGIN + GLUE
+    tile_w = w - 2 * MARGIN - GLUE
+    top, bottom = round(MARGIN * scale) + 2, left.height - round(MARGIN * scale) - 2
+    end_of_first = _column(left, round((tile_left + tile_w) * scale) - 2, top, bottom)
+    start_of_second = _column(right, round(tile_left * scale) + 1, top, bottom)
+    assert sum(ImageStat.Stat(ImageChops.difference(end_of_first, start_of_second)).mean) / 3 < 8
+    in_strip = _column(right, round((tile_left - GLUE / 2) * scale), top, bottom)
+    at_strip = _column(left, round((tile_left + tile_w - GLUE / 2) * scale), top, bottom)
+    assert sum(ImageStat.Stat(ImageChops.difference(in_strip, at_strip)).mean) / 3 < 8
