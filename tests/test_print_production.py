@@ -195,3 +195,22 @@ def test_short_edge_duplex_mirrors_backs_top_to_bottom():
     for face, back in zip(faces.placements, long_edge.placements, strict=True):
         assert back.y == pytest.approx(face.y)
         assert back.x == pytest.approx(faces.width - face.x - mm(63.5))
+
+
+def test_calibration_labels_are_7_pt_and_never_touch():
+    from deckforge.layout.calibration import calibration_pages
+    from deckforge.layout.ops import Text
+
+    front = calibration_pages(all_profiles()["pnp-a4"])[0]
+    boxes = []
+    for op in front.placements[0].face.ops:
+        if not isinstance(op, Text):
+            continue
+        assert op.fitted.size >= 7, op
+        for x, y, line in op.baselines():
+            boxes.append((x, y - 0.25 * op.fitted.size, x + line.width, y + 0.75 * op.fitted.size))
+    assert len(boxes) > 12
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)

@@ -34,8 +34,15 @@ def _text(
     return Text(x, top, w, fit(value, w, 200, style, "en"), colour)
 
 
+#: The scales' labels: every 2 mm, at the smallest size print shops allow.
+LABEL_PT = 7
+LABEL_EVERY = 2
+
+
 def _scales(cx: float, cy: float) -> list:
-    """A horizontal scale below the centre and a vertical one right of it, 0.5 mm ticks."""
+    """A horizontal scale below the centre and a vertical one right of it, 0.5 mm ticks,
+    1 mm long ticks. Labels every 2 mm alternate between two rows (two columns beside
+    the vertical scale), so that 7 pt labels never touch."""
     ops: list = []
     base_y, base_x = cy - mm(25), cx + mm(25)
     for half in range(-2 * REACH, 2 * REACH + 1):
@@ -44,20 +51,17 @@ def _scales(cx: float, cy: float) -> list:
         tick = mm(3 if long else 1.6)
         ops.append(Line(cx + offset, base_y, cx + offset, base_y + tick, BLUE, 0.3))
         ops.append(Line(base_x, cy + offset, base_x + tick, cy + offset, BLUE, 0.3))
-        if long:
-            label = f"{half // 2:+d}" if half else "0"
-            ops.append(
-                _text(
-                    label,
-                    cx + offset - mm(3),
-                    base_y - mm(0.8),
-                    mm(6),
-                    6,
-                    colour=BLUE,
-                    align="centre",
-                )
-            )
-            ops.append(_text(label, base_x + mm(3.6), cy + offset + mm(1.2), mm(6), 6, colour=BLUE))
+        if half % (2 * LABEL_EVERY):
+            continue
+        value = half // 2
+        label = f"{value:+d}" if value else "0"
+        second = (value // LABEL_EVERY) % 2 == 1
+        row_top = base_y - mm(0.8) - (mm(3.2) if second else 0)
+        ops.append(
+            _text(label, cx + offset - mm(4), row_top, mm(8), LABEL_PT, colour=BLUE, align="centre")
+        )
+        column = base_x + mm(3.6) + (mm(5.5) if second else 0)
+        ops.append(_text(label, column, cy + offset + mm(1.3), mm(7), LABEL_PT, colour=BLUE))
     ops.append(Line(cx - mm(REACH), base_y, cx + mm(REACH), base_y, BLUE, 0.3))
     ops.append(Line(base_x, cy - mm(REACH), base_x, cy + mm(REACH), BLUE, 0.3))
     return ops
