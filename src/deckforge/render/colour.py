@@ -81,9 +81,12 @@ class Converter:
         self.profile = output_profile(intent, ink_limit)
         if not is_cmyk_profile(self.profile):
             raise ValueError(f"{intent.icc}: not a CMYK output profile")
-        flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
-        if intent.intent == "absolute-colorimetric":
-            flags = ImageCms.Flags.NONE
+        # Black point compensation only for perceptual rendering: it lightens every dark
+        # colour towards the press's black, where colorimetric intents keep the colours
+        # the press can print exactly as designed.
+        flags = ImageCms.Flags.NONE
+        if intent.intent == "perceptual":
+            flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
         self.transform = ImageCms.buildTransform(
             ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
             ImageCms.ImageCmsProfile(io.BytesIO(self.profile)),

@@ -1,0 +1,121 @@
+"""PDF/X files read back independently of deckforge: with pikepdf (qpdf) for the file's
+structure and littleCMS for its output profile.
+
+Every ``printer`` file must be PDF/X-4 and every ``printer-cmyk`` file PDF/X-1a:2001
+(ISO 15930-7 and -1): output intent with an embedded CMYK output profile, the version
+keys in Info and XMP, /Trapped, /ID, TrimBox and BleedBox on every page, and the colour
+each standard allows. deckforge's own preflight must pass them too.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+import pytest
+from PIL import ImageCms
+
+from deckforge.preflight import format_table, preflight_file
+
+PDFX = {
+    "printer": ("1.6", {"/GTS_PDFXVersion": "PDF/X-4"}),
+    "printer-cmyk": (
+        "1.3",
+        {"/GTS_PDFXVersion": "PDF/X-1:2001", "/GTS_PDFXConformance": "PDF/X-1a:2001"},
+    ),
+}
+XMP_VERSION = "{http://www.npes.org/pdfx/ns/id/}GTS_PDFXVersion"
+
+
+def _files(manifest, profile):
+    return [e for e in manifest if e["profile"] == profile]
+
+
+def _streams(pdf: pikepdf.Pdf):
+    """Every content stream: pages' and forms', with the resources they draw with."""
+    for page in pdf.pages:
+        yield page.obj, page.obj.get("/Resources")
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form":
+            yield obj, obj.get("/Resources")
+
+
+@pytest.mark.parametrize("profile", sorted(PDFX))
+def test_declarations_output_intent_and_boxes(built, manifest, profile):
+    version, keys = PDFX[profile]
+    files = _files(manifest, profile)
+    assert len(files) == 21  # the decks and components of the three editions
+    for entry in files:
+        with pikepdf.open(built / entry["path"]) as pdf:
+            assert pdf.check_pdf_syntax() == [], entry["path"]  # qpdf's structural check
+            assert pdf.pdf_version == version
+            assert pdf.trailer.ID[0] == pdf.trailer.ID[1]
+            info = pdf.docinfo
+            for key, value in keys.items():
+                assert str(info[key]) == value
+            assert info.Trapped == pikepdf.Name("/False")
+            (intent,) = pdf.Root.OutputIntents
+            assert intent.S == pikepdf.Name.GTS_PDFX
+            assert str(intent.OutputConditionIdentifier) == "FOGRA39"
+            assert str(intent.RegistryName) == "http://www.color.org"
+            icc = intent.DestOutputProfile
+            assert int(icc.N) == 4
+            opened = ImageCms.ImageCmsProfile(io.BytesIO(icc.read_bytes()))
+            assert opened.profile.device_class == "prtr"
+            assert opened.profile.xcolor_space.strip() == "CMYK"
+            assert "FOGRA39" in ImageCms.getProfileDescription(opened)
+            with pdf.open_metadata() as xmp:
+                assert xmp[XMP_VERSION] == keys["/GTS_PDFXVersion"]
+                assert xmp["dc:title"] == str(info.Title)
+                assert xmp["pdf:Trapped"] == "False"
+            for page in pdf.pages:
+                trim = [float(v) for v in page.TrimBox]
+                bleed = [float(v) for v in page.BleedBox]
+                media = [float(v) for v in page.MediaBox]
+                assert media[0] <= bleed[0] <= trim[0] and trim[2] <= bleed[2] <= media[2]
+                assert media[1] <= bleed[1] <= trim[1] and trim[3] <= bleed[3] <= media[3]
+
+
+def test_x1a_files_hold_cmyk_only_and_no_transparency(built, manifest):
+    for entry in _files(manifest, "printer-cmyk"):
+        with pikepdf.open(built / entry["path"]) as pdf:
+            for owner, resources in _streams(pdf):
+                for _, operator in pikepdf.parse_content_stream(owner):
+                    assert str(operator) not in ("rg", "RG", "cs", "CS", "sc", "scn"), entry
+                if resources is not None and "/ExtGState" in resources:
+                    for gs in resources.ExtGState.values():
+                        assert float(gs.get("/ca", 1)) == 1 and float(gs.get("/CA", 1)) == 1
+                        assert gs.get("/SMask", pikepdf.Name.None_) == pikepdf.Name.None_
+            for obj in pdf.objects:
+                if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image":
+                    assert obj.ColorSpace in (pikepdf.Name.DeviceCMYK, pikepdf.Name.DeviceGray)
+                    assert "/SMask" not in obj
+                if isinstance(obj, pikepdf.Dictionary) and "/Group" in obj:
+                    assert obj.Group.get("/S") != pikepdf.Name.Transparency
+
+
+def test_x4_rgb_is_srgb_by_its_default_colour_space(built, manifest):
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+    for entry in _files(manifest, "printer"):
+        with pikepdf.open(built / entry["path"]) as pdf:
+            for owner, resources in _streams(pdf):
+                uses_rgb = any(
+                    str(op) in ("rg", "RG") for _, op in pikepdf.parse_content_stream(owner)
+                )
+                if not uses_rgb:
+                    continue
+                space = resources.ColorSpace.DefaultRGB
+                assert space[0] == pikepdf.Name.ICCBased and int(space[1].N) == 3
+                embedded = ImageCms.ImageCmsProfile(io.BytesIO(space[1].read_bytes()))
+                assert ImageCms.getProfileDescription(embedded) == ImageCms.getProfileDescription(
+                    srgb
+                )
+
+
+@pytest.mark.parametrize("profile", sorted(PDFX))
+def test_deckforge_preflight_passes_every_pdfx_file(built, manifest, profile):
+    for entry in _files(manifest, profile):
+        report = preflight_file(built / entry["path"], entry)
+        assert not report.failed, format_table([report])
+        for name in ("pdf/x", "output intent", "pdf/x colour", "ink", "marks", "rules"):
+            assert report.check(name).status == "ok", (entry["path"], report.check(name))
