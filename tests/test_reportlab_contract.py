@@ -1,0 +1,111 @@
+"""The contract with ReportLab's private API that render/pdf/adapter.py relies on.
+
+A ReportLab release that renames or reshapes one of these fails here first, naming
+what moved, instead of somewhere inside a build.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from reportlab.graphics import shapes
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfgen import canvas as rl_canvas
+
+from deckforge.render.pdf import adapter
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "deckforge"
+
+
+@pytest.fixture()
+def drawn(tmp_path):
+    """A canvas with a form in use on a finished page."""
+    c = rl_canvas.Canvas(str(tmp_path / "contract.pdf"), invariant=1)
+    c.beginForm("Back", 0, 0, 10, 10)
+    c.rect(0, 0, 5, 5, fill=1)
+    c.endForm()
+    c.doForm("Back")
+    return c
+
+
+def test_every_attribute_the_adapter_names_exists(drawn):
+    doc = drawn._doc
+    owners = {
+        "Canvas": drawn,
+        "PDFDocument": doc,
+        "PDFCatalog": doc.Catalog,
+        "PDFInfo": doc.info,
+        "shapes": shapes,
+    }
+    for owner, names in adapter.RELIED_ON.items():
+        if owner not in owners:
+            continue
+        for name in names:
+            assert hasattr(owners[owner], name), f"ReportLab's {owner} has no {name}"
+    drawn.showPage()
+    page = doc.Pages.pages[-1]
+    for name in adapter.RELIED_ON["PDFPage"]:
+        assert hasattr(page, name), f"ReportLab's PDFPage has no {name}"
+    form = doc.idToObject[pdfdoc.xObjectName("Back")]
+    for name in adapter.RELIED_ON["PDFFormXObject"]:
+        assert hasattr(form, name), f"ReportLab's PDFFormXObject has no {name}"
+
+
+def test_the_shapes_the_adapter_relies_on(drawn):
+    # Drawing appends operator strings to a list that replaces itself per page and form.
+    assert isinstance(adapter.code(drawn), list)
+    before = len(adapter.code(drawn))
+    drawn.rect(0, 0, 1, 1)
+    assert len(adapter.code(drawn)) > before
+    assert adapter.xobject_name(drawn, "Back") == pdfdoc.xObjectName("Back").lstrip("/")
+    assert isinstance(drawn._formsinuse, list)
+    assert isinstance(shapes.STATE_DEFAULTS, dict) and "fontName" in shapes.STATE_DEFAULTS
+    assert isinstance(pdfdoc.PDFCatalog.__NoDefault__, list)
+    assert len(drawn._doc._timeStamp.YMDhms) == 6
+    assert tuple(drawn._doc._pdfVersion) >= (1, 3)
+
+
+def test_a_page_written_out_early_keeps_its_forms(tmp_path):
+    path = tmp_path / "early.pdf"
+    c = rl_canvas.Canvas(str(path), invariant=1)
+    c.beginForm("Back", 0, 0, 10, 10)
+    c.rect(0, 0, 5, 5, fill=1)
+    c.endForm()
+    shared: dict = {}
+    for _ in range(2):
+        c.doForm("Back")
+        c.showPage()
+        adapter.write_out_last_page(c, shared, None)
+    c.save()
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 2
+        assert pdf.pages[0].Resources.objgen == pdf.pages[1].Resources.objgen
+        assert "/XObject" in pdf.pages[0].Resources
+
+
+def test_private_reportlab_names_appear_in_the_adapter_only():
+    private = {
+        "_code",
+        "_doc",
+        "_formsinuse",
+        "idToObject",
+        "STATE_DEFAULTS",
+        "_pdfVersion",
+        "_timeStamp",
+        "__NoDefault__",
+    }
+    found = []
+    for path in SRC.rglob("*.py"):
+        if path.name == "adapter.py" and path.parent.name == "pdf":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = getattr(node, "attr", None) or getattr(node, "id", None)
+            if name in private:
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: {name}")
+            if isinstance(node, ast.ImportFrom) and any(a.name in private for a in node.names):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: import")
+    assert found == []
