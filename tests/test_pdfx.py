@@ -119,3 +119,47 @@ def test_deckforge_preflight_passes_every_pdfx_file(built, manifest, profile):
         assert not report.failed, format_table([report])
         for name in ("pdf/x", "output intent", "pdf/x colour", "ink", "marks", "rules"):
             assert report.check(name).status == "ok", (entry["path"], report.check(name))
+
+
+def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
+    import shutil
+
+    from conftest import ROOT
+    from deckforge.cli import main
+    from deckforge.render import press
+
+    shop = tmp_path / "shop.icc"
+    shop.write_bytes(press.make_profile(300))  # stands for the shop's own file
+    shutil.copytree(ROOT / "tests" / "data" / "minimal", tmp_path / "decks" / "minimal")
+    out = tmp_path / "out"
+    args = ["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]
+    args += ["--profile", "printer-cmyk", "--output-profile", str(shop)]
+    assert main([*args, "--output-condition", "FOGRA39"]) == 0
+    with pikepdf.open(out / "minimal-en" / "printer-cmyk" / "places.pdf") as pdf:
+        (intent,) = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "FOGRA39"
+        assert intent.DestOutputProfile.read_bytes() == shop.read_bytes()
+    report = preflight_file(
+        out / "minimal-en" / "printer-cmyk" / "places.pdf",
+        {
+            "path": "places.pdf",
+            "profile": "printer-cmyk",
+            "kind": "cards",
+            "bleed_mm": 3.175,
+            "trim_mm": [63.5, 88.9],
+        },
+    )
+    assert not report.failed, format_table([report])
+
+
+def test_an_output_profile_that_is_not_cmyk_is_refused(tmp_path, capsys):
+    from conftest import DECKS
+    from deckforge.cli import main
+    from deckforge.render.colour import srgb_profile
+
+    rgb = tmp_path / "srgb.icc"
+    rgb.write_bytes(srgb_profile())
+    args = ["--decks", str(DECKS), "build", "--out", str(tmp_path / "out"), "--quiet"]
+    assert main([*args, "--output-profile", str(rgb)]) != 0
+    assert "not a CMYK output (printer) ICC profile" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -29,6 +29,18 @@ def _offset(text: str) -> tuple[float, float]:
     return (mm(x), mm(y))
 
 
+def _output_intent(args: argparse.Namespace):
+    """The shop's press profile named on the command line, if any."""
+    if args.output_profile is None:
+        return None
+    from deckforge.profiles import OutputIntent
+
+    try:
+        return OutputIntent.from_file(args.output_profile, args.output_condition)
+    except (OSError, ValueError) as error:
+        raise DeckforgeError(f"--output-profile: {error}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="deckforge",
@@ -76,6 +88,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="X,Y",
         help="shift every back by X,Y mm (right, up) to make up for a duplex printer's "
         "misalignment; print calibration/<profile>.pdf to measure it",
+    )
+    b.add_argument(
+        "--output-profile",
+        type=Path,
+        default=None,
+        metavar="ICC",
+        help="the print shop's CMYK press profile (.icc) for the printer profiles' colour "
+        "and PDF/X output intent (default: deckforge's model of FOGRA39)",
+    )
+    b.add_argument(
+        "--output-condition",
+        default="Custom",
+        metavar="ID",
+        help="the printing condition --output-profile is for, as the shop names it "
+        "(e.g. FOGRA39, CGATS TR 006, FOGRA51)",
     )
     b.add_argument(
         "--force",
@@ -201,6 +228,8 @@ def _up_to_date(args: argparse.Namespace) -> int | None:
     the rendering stages, so that a build with nothing to do returns at once."""
     if args.force or args.strict or args.edition or args.back_offset != (0.0, 0.0):
         return None
+    if args.output_profile is not None:
+        return None
     from deckforge import incremental
 
     manifests = sorted(args.decks.glob("*/edition.yaml"))
@@ -271,6 +300,7 @@ def _build(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             force=args.force,
             back_offset=args.back_offset,
+            output_intent=_output_intent(args),
         )
     finally:
         progress.close()

@@ -22,7 +22,7 @@ from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
 from deckforge.model import Edition, build_edition
-from deckforge.profiles import Profile, all_profiles
+from deckforge.profiles import OutputIntent, Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.text import fonts
 from deckforge.units import to_mm
@@ -327,6 +327,7 @@ def build(
     jobs: int | None = None,
     force: bool = False,
     back_offset: tuple[float, float] = (0.0, 0.0),
+    output_intent: OutputIntent | None = None,
 ) -> BuildReport:
     """Build editions × profiles into ``out_dir``, redoing only what changed.
 
@@ -339,6 +340,9 @@ def build(
         replace(p, back_offset=back_offset) if p.mode == "sheets" else p
         for p in select_profiles(profile_names)
     ]
+    if output_intent is not None:
+        # The shop's own press profile, for the files made for print shops.
+        profiles = [replace(p, output_intent=output_intent) if p.pdfx else p for p in profiles]
     manifests = select_editions(project, edition_names)
     report = BuildReport()
     root = project.root

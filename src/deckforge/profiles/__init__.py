@@ -30,6 +30,34 @@ class OutputIntent:
     registry: str = "http://www.color.org"
     #: How colours outside the press's gamut are brought in (an ICC rendering intent).
     intent: str = "relative-colorimetric"
+    #: A digest of the ICC file, so that a changed file makes outputs again.
+    digest: str = ""
+
+    @classmethod
+    def from_file(cls, icc: Path, condition: str = "Custom", **fields) -> OutputIntent:
+        """A shop's profile: read, checked to be a CMYK output profile, and named."""
+        import hashlib
+
+        data = Path(icc).read_bytes()
+        if data[12:16] != b"prtr" or data[16:20] != b"CMYK":
+            raise ValueError(f"{icc}: not a CMYK output (printer) ICC profile")
+        fields.setdefault("condition_name", _description(data) or Path(icc).stem)
+        if condition == "Custom":
+            fields.setdefault("registry", "")
+        digest = hashlib.sha256(data).hexdigest()
+        return cls(icc=Path(icc), condition=condition, digest=digest, **fields)
+
+
+def _description(data: bytes) -> str:
+    """An ICC profile's description, as littleCMS reads it."""
+    import io
+
+    from PIL import ImageCms
+
+    try:
+        return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(data))).strip()
+    except (OSError, ImageCms.PyCMSError):
+        return ""
 
 
 @dataclass(frozen=True)
@@ -76,7 +104,9 @@ def _output_intent(data: dict, path: Path) -> OutputIntent:
     keys = ("condition", "condition_name", "registry", "intent")
     fields = {key: data[key] for key in keys if key in data}
     icc = data.get("icc")
-    return OutputIntent(icc=(path.parent / icc) if icc else None, **fields)
+    if icc:
+        return OutputIntent.from_file(path.parent / icc, **fields)
+    return OutputIntent(**fields)
 
 
 @cache

@@ -42,7 +42,7 @@ STANDARDS = {
 
 def output_intent(intent, profile_ref) -> dict:
     """The /OutputIntent dictionary (values: "/Name", text, or a PDF object)."""
-    return {
+    keys = {
         "Type": "/OutputIntent",
         "S": "/GTS_PDFX",
         "OutputConditionIdentifier": intent.condition,
@@ -51,6 +51,7 @@ def output_intent(intent, profile_ref) -> dict:
         "Info": intent.condition_name,
         "DestOutputProfile": profile_ref,
     }
+    return {key: value for key, value in keys.items() if value != ""}
 
 
 def _date(ymdhms: tuple[int, ...]) -> str:
