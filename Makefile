@@ -30,12 +30,14 @@ print: $(STAMP)
 test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
 
-# The tests read PDFs back with poppler (pdftotext, pdftoppm) and open the preview in a
-# headless Chromium; install what is missing where this machine can.
+# The tests read PDFs back with poppler (pdftotext, pdftoppm), open the preview in a
+# headless Chromium and measure the press model against FOGRA's data from
+# icc-profiles-free; install what is missing where this machine can.
 test-tools:
 	@need=""; \
 	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
 	command -v chromium >/dev/null || need="$$need chromium"; \
+	[ -f /usr/share/color/icc/FOGRA39L.ti3 ] || need="$$need icc-profiles-free"; \
 	if [ -z "$$need" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \
