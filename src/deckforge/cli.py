@@ -29,18 +29,6 @@ def _offset(text: str) -> tuple[float, float]:
     return (mm(x), mm(y))
 
 
-def _output_intent(args: argparse.Namespace):
-    """The shop's press profile named on the command line, if any."""
-    if args.output_profile is None:
-        return None
-    from deckforge.profiles import OutputIntent
-
-    try:
-        return OutputIntent.from_file(args.output_profile, args.output_condition)
-    except (OSError, ValueError) as error:
-        raise DeckforgeError(f"--output-profile: {error}") from None
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="deckforge",
@@ -89,21 +77,8 @@ def _parser() -> argparse.ArgumentParser:
         help="shift every back by X,Y mm (right, up) to make up for a duplex printer's "
         "misalignment; print calibration/<profile>.pdf to measure it",
     )
-    b.add_argument(
-        "--output-profile",
-        type=Path,
-        default=None,
-        metavar="ICC",
-        help="the print shop's CMYK press profile (.icc) for the printer profiles' colour "
-        "and PDF/X output intent (default: deckforge's model of FOGRA39)",
-    )
-    b.add_argument(
-        "--output-condition",
-        default="Custom",
-        metavar="ID",
-        help="the printing condition --output-profile is for, as the shop names it "
-        "(e.g. FOGRA39, CGATS TR 006, FOGRA51)",
-    )
+    b.add_argument("--output-profile", type=Path, metavar="ICC", help="the shop's CMYK .icc")
+    b.add_argument("--output-condition", default="Custom", metavar="ID", help="e.g. FOGRA51")
     b.add_argument(
         "--force",
         action="store_true",
@@ -226,9 +201,8 @@ def _validate(args: argparse.Namespace) -> int:
 def _up_to_date(args: argparse.Namespace) -> int | None:
     """How many editions are all up to date, if every one is; checked without importing
     the rendering stages, so that a build with nothing to do returns at once."""
-    if args.force or args.strict or args.edition or args.back_offset != (0.0, 0.0):
-        return None
-    if args.output_profile is not None:
+    changed = args.back_offset != (0.0, 0.0) or args.output_profile
+    if args.force or args.strict or args.edition or changed:
         return None
     from deckforge import incremental
 
@@ -286,6 +260,7 @@ def _build(args: argparse.Namespace) -> int:
             print(f"nothing to do: {where} up to date ({time.perf_counter() - started:.2f} s)")
         return 0
     from deckforge.pipeline import Project, build
+    from deckforge.profiles import OutputIntent
 
     project = Project(args.decks)
     progress = _Progress(args.out, args.quiet)
@@ -300,7 +275,7 @@ def _build(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             force=args.force,
             back_offset=args.back_offset,
-            output_intent=_output_intent(args),
+            output_intent=OutputIntent.option(args.output_profile, args.output_condition),
         )
     finally:
         progress.close()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from deckforge.errors import BuildFailed
+from deckforge.errors import BuildFailed, DeckforgeError
 from deckforge.errors import Problem as _Problem
 from deckforge.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, parse_length
@@ -46,6 +46,16 @@ class OutputIntent:
             fields.setdefault("registry", "")
         digest = hashlib.sha256(data).hexdigest()
         return cls(icc=Path(icc), condition=condition, digest=digest, **fields)
+
+    @classmethod
+    def option(cls, icc: Path | None, condition: str) -> OutputIntent | None:
+        """The intent ``build --output-profile ICC --output-condition ID`` names, if any."""
+        if icc is None:
+            return None
+        try:
+            return cls.from_file(icc, condition)
+        except (OSError, ValueError) as error:
+            raise DeckforgeError(f"--output-profile: {error}") from None
 
 
 def _description(data: bytes) -> str:
