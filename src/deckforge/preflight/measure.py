@@ -11,6 +11,7 @@ from deckforge.preflight import pdfread as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font
 from deckforge.preflight.pdfread import MM, Box, Matrix
+from deckforge.units import PAPER_SIZES_MM
 
 #: Page boxes may differ from the manifest by this much (rounding of points).
 BOX_TOLERANCE_MM = 0.1
@@ -22,16 +23,6 @@ RULE_INSET_MM = 3.0
 MARK_WIDTH_PT = 0.5
 MARK_LENGTH_MM = 15.0
 MIN_TEXT_PT = 6.0
-
-#: Paper sizes named in the report of sheets (portrait, millimetres).
-PAPERS = {
-    "A3": (297.0, 420.0),
-    "A4": (210.0, 297.0),
-    "A5": (148.0, 210.0),
-    "Letter": (215.9, 279.4),
-    "Legal": (215.9, 355.6),
-    "Tabloid": (279.4, 431.8),
-}
 
 #: A char as messages quote it: its text, glyph matrix and advance (em).
 Shown = tuple[str, Matrix, float]
@@ -55,7 +46,7 @@ def char_size(glyph: Matrix) -> float:
 def paper_name(media: Box) -> str:
     """The paper a page is (A4, Letter…), or ""."""
     size = sorted((media[2] - media[0], media[3] - media[1]))
-    for name, dims in PAPERS.items():
+    for name, dims in PAPER_SIZES_MM.items():
         if all(abs(s / MM - p) <= 1.0 for s, p in zip(size, dims, strict=True)):
             return name
     return ""

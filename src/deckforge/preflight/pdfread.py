@@ -9,8 +9,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-MM = 72.0 / 25.4
-INCH = 72.0
+from deckforge.units import INCH, MM
+
+__all__ = ["INCH", "MM"]
 
 Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]

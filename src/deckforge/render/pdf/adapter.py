@@ -90,16 +90,25 @@ def end_form(canvas: rl_canvas.Canvas, form: str, spaces: dict | None) -> None:
     canvas.endForm()
     if spaces is None:
         return
-    doc = canvas._doc
-    obj = doc.idToObject[pdfdoc.xObjectName(form)]
+    obj = canvas._doc.idToObject[pdfdoc.xObjectName(form)]
+    obj.Resources = _resources(obj, spaces)
+
+
+def _resources(owner, spaces: dict | None) -> pdfdoc.PDFResourceDictionary:
+    """A page's or form's resources as ReportLab would make them, with ``spaces``."""
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
-    if obj.hasImages:
+    if owner.hasImages:
         resources.allProcs()
-    if obj.XObjects:
-        resources.XObject = obj.XObjects
-    resources.ColorSpace = dict(spaces)
-    obj.Resources = resources
+    if owner.XObjects:
+        resources.XObject = owner.XObjects
+    if getattr(owner, "ExtGState", None):
+        resources.ExtGState = owner.ExtGState
+    if hasattr(owner, "_shadingUsed"):
+        resources.setShading(owner._shadingUsed)
+        resources.setColorSpace(owner._colorsUsed)
+    resources.ColorSpace.update(spaces or {})
+    return resources
 
 
 class _Formatted(pdfdoc.PDFObject):
@@ -137,28 +146,10 @@ def write_out_last_page(
         forms = page.XObjects.dict if page.XObjects else {}
         key = (bool(page.hasImages), tuple(sorted(forms)))
         if key not in shared:
-            resources = pdfdoc.PDFResourceDictionary()
-            resources.basicFonts()
-            if page.hasImages:
-                resources.allProcs()
-            if forms:
-                resources.XObject = page.XObjects
-            resources.ColorSpace = dict(spaces or {})
-            shared[key] = doc.Reference(resources)
+            shared[key] = doc.Reference(_resources(page, spaces))
         page.Resources = shared[key]
     elif spaces:
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        if page.hasImages:
-            resources.allProcs()
-        if page.XObjects:
-            resources.XObject = page.XObjects
-        if page.ExtGState:
-            resources.ExtGState = page.ExtGState
-        resources.setShading(page._shadingUsed)
-        resources.setColorSpace(page._colorsUsed)
-        resources.ColorSpace.update(spaces)
-        page.Resources = resources
+        page.Resources = _resources(page, spaces)
     if not isinstance(doc.encrypt, pdfdoc.NoEncryption):
         return  # encrypted streams are written with their object's number, at the end
     if page.Trans is not None and not page.Trans.dict:
