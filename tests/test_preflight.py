@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pdfplumber
-import pypdf.generic
 import pytest
 from PIL import Image
 from pypdf import PdfReader
@@ -19,7 +18,7 @@ from reportlab.pdfgen import canvas
 from deckforge import preflight as pf
 from deckforge.cli import main
 from deckforge.errors import DeckforgeError
-from deckforge.preflight import CHECKS, Report, format_table, preflight, preflight_file
+from deckforge.preflight import CHECKS, Report, format_table, pdfread, preflight, preflight_file
 from deckforge.preflight.interpret import Interpreter
 from deckforge.preflight.measure import char_bbox, char_size
 from deckforge.text import fonts
@@ -180,9 +179,9 @@ def test_measured_chars_agree_with_pdfplumber(minimal_build):
     interpreter = Interpreter(reader)
     compared = 0
     with pdfplumber.open(path) as pdf:
-        for page, plumbed in zip(reader.pages, pdf.pages, strict=True):
+        for index, (page, plumbed) in enumerate(zip(reader.pages, pdf.pages, strict=True)):
             height = float(page.mediabox.top)
-            mine = interpreter.page(page).chars
+            mine = interpreter.page(page, index).chars
             assert len(mine) == len(plumbed.chars)
             for (glyph, width, descent, text, _), char in zip(mine, plumbed.chars, strict=True):
                 x0, y0, x1, y1 = char_bbox(glyph, width, descent)
@@ -535,13 +534,13 @@ def test_forms_are_read_once_and_a_thousand_pages_take_seconds(tmp_path, monkeyp
     c.save()
 
     parsed = []
+    tokenize = pdfread.operations
 
-    class Counting(pypdf.generic.ContentStream):
-        def __init__(self, stream, pdf, *args, **kwargs):
-            parsed.append(stream)
-            super().__init__(stream, pdf, *args, **kwargs)
+    def counting(stream, handled):
+        parsed.append(stream)
+        return tokenize(stream, handled)
 
-    monkeypatch.setattr(pypdf.generic, "ContentStream", Counting)
+    monkeypatch.setattr(pdfread, "operations", counting)
     start = time.perf_counter()
     report = preflight_file(path, _entry("thousand.pdf", "pnp-a4"))
     elapsed = time.perf_counter() - start

@@ -92,6 +92,7 @@ def _facts(reader, pdf: Path) -> FileFacts:
 
 def preflight_file(pdf: Path, entry: dict, ink_limit: float | None = None) -> Report:
     """Check one PDF against its manifest entry (``ink_limit`` overrides the profile's)."""
+    import pikepdf
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -106,15 +107,16 @@ def preflight_file(pdf: Path, entry: dict, ink_limit: float | None = None) -> Re
         reader = PdfReader(pdf)
         if reader.is_encrypted:
             raise ValueError("the file is encrypted")
-        interpreter = Interpreter(reader)
         safe_area = goal.bleed > 0 and goal.cards
-        for number, page in enumerate(reader.pages, start=1):
-            findings.add_page(number, page, interpreter.page(page), safe_area)
+        with pikepdf.open(pdf) as pike:
+            interpreter = Interpreter(reader, pike)
+            for number, page in enumerate(reader.pages, start=1):
+                findings.add_page(number, page, interpreter.page(page, number - 1), safe_area)
         if not findings.pages:
             raise ValueError("the file has no pages")
         facts = _facts(reader, pdf)
         results = tuple(function(findings, goal, facts) for function in REGISTRY.values())
-    except _UNREADABLE + (PyPdfError,) as error:
+    except _UNREADABLE + (PyPdfError, pikepdf.PdfError) as error:
         reason = str(error) or type(error).__name__
         return Report(path, profile, (Check("file", FAIL, f"not a readable PDF: {reason}"),))
     return Report(path, profile, results)

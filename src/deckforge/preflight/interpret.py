@@ -95,8 +95,12 @@ class _Run:
 class Interpreter:
     """Interprets content streams, once per form XObject, font and pattern of a file."""
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Any, pike: Any = None) -> None:
+        import pikepdf
+
         self.reader = reader
+        #: The same file opened by pikepdf, whose qpdf tokenizes content streams.
+        self.pike = pike if pike is not None else pikepdf.open(reader.stream)
         self.forms: dict[Any, Drawn] = {}
         self.fonts: dict[Any, Font] = {}
         self.patterns: dict[Any, Drawn] = {}
@@ -112,29 +116,31 @@ class Interpreter:
             b"sh": self._shading_op,
             b"INLINE IMAGE": self._inline_image,
         }
+        self.handled = frozenset(self.handlers)
 
     # --- streams ----------------------------------------------------------------------------
 
-    def page(self, page: Any) -> Drawn:
-        """What a page draws, in its default user space."""
+    def page(self, page: Any, index: int) -> Drawn:
+        """What page ``index`` (from 0) draws, in its default user space."""
         resources = rd.resolve(page.get("/Resources")) or {}
-        contents = page.get_contents()
         drawn = Drawn()
         self._group(page, drawn)
-        if contents is not None:
+        if "/Contents" in page:
+            contents = self.pike.pages[index]
             drawn.merge(self.run(contents, resources), IDENTITY)
         return drawn
 
-    def run(self, stream: Any, resources: dict, form: bool = False) -> Drawn:
-        """Interpret one content stream (a page's or a form's) from a fresh state."""
-        from pypdf.generic import ContentStream
+    def _stream(self, obj: Any) -> Any:
+        """pikepdf's handle on a stream pypdf read."""
+        ref = obj.indirect_reference
+        return self.pike.get_object((ref.idnum, ref.generation))
 
+    def run(self, stream: Any, resources: dict, form: bool = False) -> Drawn:
+        """Interpret one content stream (a pikepdf page or stream) from a fresh state."""
         run = _Run(resources, form)
         handlers = self.handlers
-        for operands, op in ContentStream(stream, self.reader).operations:
-            handler = handlers.get(op)
-            if handler is None:
-                continue
+        for operands, op in rd.operations(stream, self.handled):
+            handler = handlers[op]
             try:
                 handler(run, op, operands)
             except (ValueError, TypeError, IndexError, KeyError) as error:
@@ -359,13 +365,11 @@ class Interpreter:
             state.stroke = label
 
     def _colour_values(self, run: _Run, op: bytes, operands: list, fill: bool) -> None:
-        from pypdf.generic import NameObject
-
         space = run.state.fill if fill else run.state.stroke
         values = rd.numbers(operands)
         if len(values) == 4 and (space in rd.CMYK_SPACES or space == INHERITED):
             run.drawn.ink = max(run.drawn.ink, 100.0 * sum(values))
-        if operands and isinstance(operands[-1], NameObject):
+        if operands and isinstance(operands[-1], rd.Name):
             pattern = self.pattern(str(operands[-1]), run.resources)
             if pattern is not None:
                 # A pattern tiles in the page's space, not the current one: its colours
@@ -388,7 +392,8 @@ class Interpreter:
             self.active.add(key)
             try:
                 own = rd.resolve(obj.get("/Resources"))
-                drawn = self.run(obj, own if isinstance(own, dict) else resources, form=True)
+                owner = self._stream(obj)
+                drawn = self.run(owner, own if isinstance(own, dict) else resources, form=True)
             finally:
                 self.active.discard(key)
         self.patterns[key] = drawn
@@ -436,7 +441,8 @@ class Interpreter:
         try:
             own = rd.resolve(obj.get("/Resources"))
             # Old files let a form use its page's resources.
-            drawn = self.run(obj, own if isinstance(own, dict) else resources, form=True)
+            owner = self._stream(obj)
+            drawn = self.run(owner, own if isinstance(own, dict) else resources, form=True)
             self._group(obj, drawn)
         finally:
             self.active.discard(key)

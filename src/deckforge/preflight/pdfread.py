@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from deckforge.units import INCH, MM
@@ -177,3 +178,49 @@ def device_rgb_covered(resources: dict) -> bool:
     """Whether DeviceRGB in these resources is remapped by a /DefaultRGB colour space."""
     named = resolve(resolve(resources.get("/ColorSpace")) or {})
     return isinstance(named, dict) and "/DefaultRGB" in named
+
+
+# --- content streams ------------------------------------------------------------------------
+
+
+class Name(str):
+    """A name operand ("/F1"), told apart from text."""
+
+
+def _plain(obj: Any) -> Any:
+    """A content-stream operand as plain Python: numbers, Name, bytes, lists."""
+    import pikepdf
+
+    if isinstance(obj, bool | int | float):
+        return obj
+    if isinstance(obj, Decimal):
+        return float(obj)
+    if isinstance(obj, pikepdf.Name):
+        return Name(str(obj))
+    if isinstance(obj, pikepdf.String):
+        return bytes(obj)
+    if isinstance(obj, pikepdf.Array):
+        return [_plain(item) for item in obj]
+    return obj
+
+
+def operations(stream: Any, handled: frozenset[bytes]) -> list[tuple[Any, bytes]]:
+    """The operators of a content stream (a pikepdf page or stream) that are in
+    ``handled``, with their operands as plain Python; an inline image's operand is
+    ``{"settings": its dictionary}``.
+
+    qpdf tokenizes (pikepdf's ``parse_content_stream``): six to nine times as fast as
+    pypdf on deckforge's decks, and operators nobody reads are skipped unconverted."""
+    import pikepdf
+
+    found = []
+    for operands, operator in pikepdf.parse_content_stream(stream):
+        op = operator.unparse()
+        if op not in handled:
+            continue
+        if op == b"INLINE IMAGE":
+            settings = {str(k): v for k, v in operands[0].obj.items()}
+            found.append(({"settings": settings}, op))
+        else:
+            found.append(([_plain(v) for v in operands], op))
+    return found
