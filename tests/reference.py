@@ -38,19 +38,34 @@ def trim_box(pdf: Path, page: int = 0) -> Box:
     return _box(pdf, page, "trimbox")
 
 
+def own_colours(pdf: Path, tmp: Path) -> Path:
+    """The file as poppler should show its own colours: poppler proofs a PDF/X file's
+    colours through its output intent (the press), which the raster outputs do not."""
+    import pikepdf
+
+    with pikepdf.open(pdf) as document:
+        if "/OutputIntents" not in document.Root:
+            return pdf
+        del document.Root.OutputIntents
+        copy = tmp / f"own-colours-{pdf.name}"
+        document.save(copy)
+    return copy
+
+
 def poppler(
     pdf: Path, page: int, dpi: float, crop: Box | None, size: tuple[int, int], tmp: Path
 ) -> Image.Image:
     """Page ``page`` (from 0) of ``pdf`` rasterized by poppler, the whole page or the
     ``crop`` box (left, bottom, right, top in points), scaled to ``size``."""
     out = tmp / f"ref-{page}"
+    shown = own_colours(pdf, tmp)
     if crop is None:
         # The whole page onto exactly ``size`` pixels, as the export maps it.
         where = ["-scale-to-x", str(size[0]), "-scale-to-y", str(size[1])]
     else:
         where = ["-r", str(dpi)]
     first = str(page + 1)
-    args = ["pdftoppm", "-png", *where, "-f", first, "-l", first, "-singlefile", str(pdf), str(out)]
+    args = ["pdftoppm", "-png", *where, "-f", first, "-l", first, "-singlefile", str(shown), str(out)]
     subprocess.run(args, check=True, capture_output=True)
     image = Image.open(f"{out}.png").convert("RGB")
     if crop is not None:
@@ -63,7 +78,7 @@ def all_pages(pdf: Path, dpi: float, tmp: Path) -> list[Image.Image]:
     out = tmp / "pages"
     out.mkdir(exist_ok=True)
     subprocess.run(
-        ["pdftoppm", "-png", "-r", str(dpi), str(pdf), str(out / "p")],
+        ["pdftoppm", "-png", "-r", str(dpi), str(own_colours(pdf, tmp)), str(out / "p")],
         check=True,
         capture_output=True,
     )
