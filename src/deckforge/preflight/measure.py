@@ -221,8 +221,9 @@ class Findings:
             gap = min(x0 - trim[0], trim[2] - x0)
         else:
             gap = min(y0 - trim[1], trim[3] - y0)
-        if gap + stroke.width / 2 < RULE_INSET_MM * MM and length > MARK_LENGTH_MM * MM:
-            self.rules.append((number, (gap - stroke.width / 2) / MM, length / MM))
+        # A rule's place is its centre line, as a designer sets it.
+        if gap < RULE_INSET_MM * MM and length > MARK_LENGTH_MM * MM:
+            self.rules.append((number, gap / MM, length / MM))
 
 
 def _note(found: list[tuple[int, str]], number: int, reasons: list[str]) -> None:
