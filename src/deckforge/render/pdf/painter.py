@@ -19,7 +19,20 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.art import icons
-from deckforge.layout.ops import Circle, Face, Icon, Line, Page, Picture, Polygon, Rect, Text, Use
+from deckforge.layout.ops import (
+    Circle,
+    Ellipse,
+    Face,
+    Icon,
+    Line,
+    Page,
+    Picture,
+    Polygon,
+    Rect,
+    Text,
+    Transform,
+    Use,
+)
 from deckforge.render.colour import Converter
 from deckforge.render.pdf import adapter, icon_cache
 from deckforge.render.pdf.text import TextWriter
@@ -85,6 +98,8 @@ class Painter:
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
+            Ellipse: self.ellipse,
+            Transform: self.transform,
             Polygon: self.polygon,
             Line: self.line,
             Text: self.text,
@@ -114,7 +129,14 @@ class Painter:
         if stroke is not None:
             self.code.append(self.colour(stroke, stroke=True))
             self.c.setLineWidth(op.line_width)
+            if getattr(op, "dash", ()):
+                self.code.append(f"[{fp_str(*op.dash)}] 0 d")
         return (1 if fill is not None else 0), (1 if stroke is not None else 0)
+
+    def end_dash(self, op) -> None:
+        """Back to solid lines after a dashed outline."""
+        if op.stroke is not None and op.dash:
+            self.code.append("[] 0 d")
 
     def op(self, op) -> None:
         """Draw one operation."""
@@ -129,10 +151,23 @@ class Painter:
             self.c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=stroke, fill=fill)
         else:
             self.c.rect(op.x, op.y, op.w, op.h, stroke=stroke, fill=fill)
+        self.end_dash(op)
 
     def circle(self, op: Circle) -> None:
         fill, stroke = self.fill_stroke(op)
         self.c.circle(op.cx, op.cy, op.r, stroke=stroke, fill=fill)
+        self.end_dash(op)
+
+    def ellipse(self, op: Ellipse) -> None:
+        fill, stroke = self.fill_stroke(op)
+        self.c.ellipse(op.x, op.y, op.x + op.w, op.y + op.h, stroke=stroke, fill=fill)
+        self.end_dash(op)
+
+    def transform(self, op: Transform) -> None:
+        self.code.append(f"q {fp_str(*op.matrix)} cm")
+        for inner in op.ops:
+            self.op(inner)
+        self.code.append("Q")
 
     def polygon(self, op: Polygon) -> None:
         fill, stroke = self.fill_stroke(op)
@@ -142,6 +177,7 @@ class Painter:
             path.lineTo(*point)
         path.close()
         self.c.drawPath(path, stroke=stroke, fill=fill)
+        self.end_dash(op)
 
     def line(self, op: Line) -> None:
         self.lines([op])
@@ -265,16 +301,23 @@ class Painter:
             form = self.form_names[face.key] = _form_name(face.key)
         if form not in self.forms:
             # Forms cannot nest while being defined: define those it uses first.
-            for op in face.ops:
-                if isinstance(op, Icon):
-                    self.icon_form(op.name)
-                elif isinstance(op, Use):
-                    self.form(op.face)
+            self.define_forms_in(face.ops)
             self.forms.add(form)
             with self.defining(form, (-1000, -1000, 3000, 3000)):
                 for op in face.ops:
                     self.op(op)
         return form
+
+    def define_forms_in(self, ops) -> None:
+        """Define the forms (icons, shared faces) that operations use, also inside
+        transformed groups."""
+        for op in ops:
+            if isinstance(op, Icon):
+                self.icon_form(op.name)
+            elif isinstance(op, Use):
+                self.form(op.face)
+            elif isinstance(op, Transform):
+                self.define_forms_in(op.ops)
 
     @contextlib.contextmanager
     def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
