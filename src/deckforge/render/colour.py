@@ -12,6 +12,7 @@ way).
 from __future__ import annotations
 
 import copy
+import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
@@ -87,6 +88,10 @@ class Converter:
         flags = ImageCms.Flags.NONE
         if intent.intent == "perceptual":
             flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
+        #: Everything the CMYK of a colour depends on, for caches of converted drawings.
+        self.key = hashlib.sha256(
+            repr((self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK)).encode()
+        ).hexdigest()[:16]
         self.transform = ImageCms.buildTransform(
             ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
             ImageCms.ImageCmsProfile(io.BytesIO(self.profile)),

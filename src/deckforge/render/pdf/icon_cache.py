@@ -20,7 +20,7 @@ ICON_CODE: dict[tuple, tuple[float, float, tuple[str, ...]]] = {}
 NEW_ICONS: set[tuple] = set()
 
 #: Bump when the operators made for an icon change, so old caches are not used.
-_ICON_FORMAT = 3
+_ICON_FORMAT = 4
 
 
 def remember(key: tuple, value: tuple[float, float, tuple[str, ...]]) -> None:

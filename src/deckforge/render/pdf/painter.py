@@ -10,7 +10,6 @@ is drawn through the canvas.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -91,10 +90,7 @@ class Painter:
         #: Pages' resource dictionaries, one object per set of forms the pages use.
         self.resources: dict[tuple, object] = {}
         #: What the colour of icons' operators depends on, for the icon cache.
-        self.colour_key = None
-        if converter is not None:
-            profile = hashlib.sha256(converter.profile).hexdigest()[:12]
-            self.colour_key = (profile, converter.intent, converter.ink_limit)
+        self.colour_key = converter.key if converter is not None else None
         self.draw = {
             Rect: self.rect,
             Circle: self.circle,
