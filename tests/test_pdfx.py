@@ -163,3 +163,108 @@ def test_an_output_profile_that_is_not_cmyk_is_refused(tmp_path, capsys):
     assert main([*args, "--output-profile", str(rgb)]) != 0
     assert "not a CMYK output (printer) ICC profile" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+# --- files that break one PDF/X rule fail preflight for it -------------------------------
+
+
+@pytest.fixture(scope="module")
+def minimal_pdfx(tmp_path_factory):
+    """The minimal edition's places in both print-shop profiles."""
+    import shutil
+
+    from conftest import ROOT
+    from deckforge.cli import main
+
+    root = tmp_path_factory.mktemp("pdfx")
+    shutil.copytree(ROOT / "tests" / "data" / "minimal", root / "decks" / "minimal")
+    args = ["--decks", str(root / "decks"), "build", "--out", str(root / "out"), "--quiet"]
+    assert main([*args, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    return root / "out" / "minimal-en"
+
+
+def _broken(minimal_pdfx, tmp_path, profile: str, breaking) -> dict:
+    """Preflight of the places file after ``breaking`` changed it (with pikepdf)."""
+    path = tmp_path / f"{profile}.pdf"
+    with pikepdf.open(minimal_pdfx / profile / "places.pdf") as pdf:
+        version = breaking(pdf)
+        pdf.save(path, min_version=version or "", force_version=version or "")
+    entry = {
+        "path": "places.pdf",
+        "profile": profile,
+        "kind": "cards",
+        "bleed_mm": 3.175,
+        "trim_mm": [63.5, 88.9],
+    }
+    report = preflight_file(path, entry)
+    return {c.name: c for c in report.checks if c.status == "fail"}
+
+
+def test_the_untouched_files_pass(minimal_pdfx, tmp_path):
+    for profile in ("printer", "printer-cmyk"):
+        assert _broken(minimal_pdfx, tmp_path, profile, lambda pdf: None) == {}
+
+
+def test_no_output_intent_fails(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        del pdf.Root.OutputIntents
+
+    failed = _broken(minimal_pdfx, tmp_path, "printer-cmyk", breaking)
+    assert failed["output intent"].detail == "0 output intents of type GTS_PDFX, not one"
+
+
+def test_a_wrong_version_key_fails(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        pdf.docinfo["/GTS_PDFXVersion"] = "PDF/X-3:2002"
+
+    failed = _broken(minimal_pdfx, tmp_path, "printer-cmyk", breaking)
+    assert failed["pdf/x"].detail.startswith(
+        "Info /GTS_PDFXVersion is 'PDF/X-3:2002', not 'PDF/X-1:2001'"
+    )
+
+
+def test_missing_xmp_fails(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        del pdf.Root.Metadata
+
+    assert _broken(minimal_pdfx, tmp_path, "printer", breaking)["pdf/x"].detail == (
+        "no XMP metadata"
+    )
+
+
+def test_pdf_1_6_is_too_new_for_x1a(minimal_pdfx, tmp_path):
+    failed = _broken(minimal_pdfx, tmp_path, "printer-cmyk", lambda pdf: "1.6")
+    assert failed["pdf/x"].detail.startswith("PDF 1.6, PDF/X-1a:2001 allows at most 1.3")
+
+
+def test_transparency_fails_x1a(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        page = pdf.pages[0]
+        page.Resources.ExtGState = pikepdf.Dictionary(
+            GS1=pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, ca=0.5)
+        )
+        page.contents_add(pikepdf.Stream(pdf, b"/GS1 gs"), prepend=True)
+
+    failed = _broken(minimal_pdfx, tmp_path, "printer-cmyk", breaking)
+    assert failed["pdf/x colour"].detail == "page 1: ca 0.5 (constant alpha) (transparency)"
+
+
+def test_bare_device_rgb_fails_x4(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        for owner, resources in _streams(pdf):
+            if resources is not None and "/ColorSpace" in resources:
+                del resources.ColorSpace
+
+    failed = _broken(minimal_pdfx, tmp_path, "printer", breaking)
+    assert "without a profile" in failed["pdf/x colour"].detail
+
+
+def test_a_page_without_trim_box_and_a_page_of_another_size_fail(minimal_pdfx, tmp_path):
+    def breaking(pdf):
+        del pdf.pages[1].TrimBox
+        pdf.pages[2].MediaBox = [0, 0, 300, 300]
+
+    failed = _broken(minimal_pdfx, tmp_path, "printer", breaking)
+    assert failed["pdf/x"].detail == "page 2: neither TrimBox nor ArtBox"
+    assert failed["boxes"].detail.startswith("page 2: no TrimBox")
+    assert failed["sizes"].detail.startswith("page 3 is 105.8 × 105.8 mm")

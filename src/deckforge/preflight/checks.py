@@ -120,9 +120,9 @@ def sizes(f: Findings, t: Target, facts: FileFacts) -> Check:
     prints a file on one sheet size, a home printer on the paper in its tray."""
     tol = BOX_TOLERANCE_MM * MM
     first_page, first = f.boxes[0]
-    size = _size(first.trim or first.media)
+    size = _size(first.media)
     for number, b in f.boxes[1:]:
-        other = _size(b.trim or b.media)
+        other = _size(b.media)
         if abs(other[0] - size[0]) > tol or abs(other[1] - size[1]) > tol:
             detail = (
                 f"page {number} is {size_mm((0, 0, *other))}, page {first_page} "
