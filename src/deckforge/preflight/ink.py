@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageMath
 
 from deckforge.preflight.drawn import Image as DrawnImage
-from deckforge.render.colour import HeldProfile
+from deckforge.render.colour import held_profile
 
 #: Resolution pages are rendered at to measure their ink: fine enough for any area a
 #: printer would notice (a pixel is under 1 mm), coarse enough for thousands of pages.
@@ -42,7 +42,7 @@ def _to_cmyk(profile: bytes) -> ImageCms.ImageCmsTransform:
     srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
     return ImageCms.buildTransform(
         srgb,
-        HeldProfile(profile),
+        held_profile(profile),
         "RGB",
         "CMYK",
         renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,

@@ -18,9 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageCms
-
 if TYPE_CHECKING:
+    from PIL import Image, ImageCms
+
     from deckforge.profiles import OutputIntent
 
 RGB = tuple[float, float, float]
@@ -28,34 +28,45 @@ CMYK = tuple[float, float, float, float]
 
 #: Below this lightness a neutral colour is printed as black ink alone.
 NEAR_BLACK = 0.2
-#: ImageCms's numbers for the rendering intents profiles name.
+#: The ICC numbers of the rendering intents profiles name.
 INTENTS = {
-    "perceptual": ImageCms.Intent.PERCEPTUAL,
-    "relative-colorimetric": ImageCms.Intent.RELATIVE_COLORIMETRIC,
-    "saturation": ImageCms.Intent.SATURATION,
-    "absolute-colorimetric": ImageCms.Intent.ABSOLUTE_COLORIMETRIC,
+    "perceptual": 0,
+    "relative-colorimetric": 1,
+    "saturation": 2,
+    "absolute-colorimetric": 3,
 }
 
 
-class HeldProfile(ImageCms.ImageCmsProfile):
+def held_profile(data: bytes) -> ImageCms.ImageCmsProfile:
     """An ICC profile that gives back the bytes it was read from.
 
     Pillow copies the output profile into every image a transform makes, serializing it
     each time: 3 ms for a lookup-table press profile, which made converting a file's
-    few thousand colours one by one take most of a CMYK build."""
+    few thousand colours one by one take most of a CMYK build. (Pillow is imported
+    only here and when converting: files in RGB need none of it.)"""
+    return _held_class()(data)
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__(io.BytesIO(data))
-        self._data = data
 
-    def tobytes(self) -> bytes:
-        """The profile's bytes, as read."""
-        return self._data
+@lru_cache(maxsize=1)
+def _held_class():
+    from PIL import ImageCms
+
+    class Held(ImageCms.ImageCmsProfile):
+        def __init__(self, data: bytes) -> None:
+            super().__init__(io.BytesIO(data))
+            self._data = data
+
+        def tobytes(self) -> bytes:
+            return self._data
+
+    return Held
 
 
 @lru_cache(maxsize=1)
 def srgb_profile() -> bytes:
     """littleCMS's built-in sRGB profile: the colour space every design colour is in."""
+    from PIL import ImageCms
+
     return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
 
 
@@ -93,6 +104,8 @@ class Converter:
     """sRGB to CMYK through one output profile, intent and ink limit."""
 
     def __init__(self, intent: OutputIntent, ink_limit: float):
+        from PIL import ImageCms
+
         self.ink_limit = ink_limit
         self.intent = intent.intent
         self.profile = output_profile(intent, ink_limit)
@@ -110,7 +123,7 @@ class Converter:
         ).hexdigest()[:16]
         self.transform = ImageCms.buildTransform(
             ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
-            HeldProfile(self.profile),
+            held_profile(self.profile),
             "RGB",
             "CMYK",
             renderingIntent=INTENTS[intent.intent],
@@ -127,6 +140,8 @@ class Converter:
         if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
             value: CMYK = (0.0, 0.0, 0.0, 1.0)
         else:
+            from PIL import Image, ImageCms
+
             pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
             inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
             value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
@@ -136,6 +151,8 @@ class Converter:
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK through the profile, the ink limit kept by every pixel."""
+        from PIL import Image, ImageCms
+
         if image.mode in ("RGBA", "LA", "P"):
             # Print has no transparency: flatten onto white paper first.
             rgba = image.convert("RGBA")
@@ -172,7 +189,7 @@ class Converter:
 def _limit_image(image: Image.Image, limit: float) -> Image.Image:
     """Cut back colour where a pixel's four inks pass the limit (rare: a press profile
     keeps its own limit; only a shop's profile with a higher one needs it)."""
-    from PIL import ImageMath
+    from PIL import Image, ImageMath
 
     c, m, y, k = image.split()
     total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)

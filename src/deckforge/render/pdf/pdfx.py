@@ -10,7 +10,7 @@ its RGB is tagged as sRGB by a /DefaultRGB colour space on every resource dictio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from html import escape as _escape
 
 #: The Info dictionary's /Producer, which the XMP repeats.
 PRODUCER = "ReportLab PDF Library - www.reportlab.com"
@@ -52,6 +52,11 @@ def output_intent(intent, profile_ref) -> dict:
         "DestOutputProfile": profile_ref,
     }
     return {key: value for key, value in keys.items() if value != ""}
+
+
+def escape(text: str) -> str:
+    """Text escaped for XML content (xml.sax.saxutils would import urllib and ssl)."""
+    return _escape(text, quote=False)
 
 
 def _date(ymdhms: tuple[int, ...]) -> str:
