@@ -251,7 +251,7 @@ def test_transparency_fails_x1a(minimal_pdfx, tmp_path):
 
 def test_bare_device_rgb_fails_x4(minimal_pdfx, tmp_path):
     def breaking(pdf):
-        for owner, resources in _streams(pdf):
+        for _, resources in _streams(pdf):
             if resources is not None and "/ColorSpace" in resources:
                 del resources.ColorSpace
 
