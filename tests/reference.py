@@ -65,7 +65,8 @@ def poppler(
     else:
         where = ["-r", str(dpi)]
     first = str(page + 1)
-    args = ["pdftoppm", "-png", *where, "-f", first, "-l", first, "-singlefile", str(shown), str(out)]
+    args = ["pdftoppm", "-png", *where, "-f", first, "-l", first, "-singlefile"]
+    args += [str(shown), str(out)]
     subprocess.run(args, check=True, capture_output=True)
     image = Image.open(f"{out}.png").convert("RGB")
     if crop is not None:
