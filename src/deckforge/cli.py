@@ -201,7 +201,7 @@ def _validate(args: argparse.Namespace) -> int:
 def _up_to_date(args: argparse.Namespace) -> int | None:
     """How many editions are all up to date, if every one is; checked without importing
     the rendering stages, so that a build with nothing to do returns at once."""
-    changed = args.back_offset != (0.0, 0.0) or args.output_profile
+    changed = args.back_offset != (0.0, 0.0) or getattr(args, "output_profile", None)
     if args.force or args.strict or args.edition or changed:
         return None
     from deckforge import incremental
