@@ -1,8 +1,9 @@
 """Fonts from PyPI packages, made static and registered with ReportLab.
 
 The packaged Noto fonts are variable fonts; ReportLab embeds TrueType outlines
-as they are, so we cut static Regular and Bold instances with fontTools once and
-keep them in a cache folder, each beside a checksum that is checked on every use.
+as they are, so we cut static Regular and Bold instances (and, where the package ships
+an italic variable font, Italic and Bold Italic) with fontTools once and keep them in a
+cache folder, each beside a checksum that is checked on every use.
 
 Only the tables ReportLab reads are instanced. The layout tables (GSUB, GPOS, GDEF)
 are dropped first: merging their variations was nearly all of the instancing time,
@@ -29,7 +30,18 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 REGULAR = "regular"
 BOLD = "bold"
+ITALIC = "italic"
+BOLD_ITALIC = "bold-italic"
 _WEIGHTS = {REGULAR: 400, BOLD: 700}
+#: Each style: its weight, whether it is cut from the italic font, its face-name suffix.
+_STYLES = {
+    REGULAR: (400, False, "Regular"),
+    BOLD: (700, False, "Bold"),
+    ITALIC: (400, True, "Italic"),
+    BOLD_ITALIC: (700, True, "BoldItalic"),
+}
+#: Every style a face can be asked for.
+STYLES = tuple(_STYLES)
 
 _log = logging.getLogger(__name__)
 
@@ -44,13 +56,16 @@ class FontFace:
     coverage: frozenset[int]
 
 
-def _package_font(module: str) -> Path:
+def _package_font(module: str, italic: bool = False) -> Path | None:
+    """The package's variable font, upright or italic; None if it has no italic."""
     package = __import__(module)
     files = sorted((Path(package.__file__).parent / "files").glob("*.ttf"))
-    upright = [f for f in files if "Italic" not in f.name]
-    if not upright:
+    chosen = [f for f in files if ("Italic" in f.name) == italic]
+    if not chosen:
+        if italic:
+            return None
         raise RuntimeError(f"the font package {module} has no upright TrueType font")
-    return upright[0]
+    return chosen[0]
 
 
 #: Font families by script role: the package each comes from and its face-name stem.
@@ -89,9 +104,13 @@ class Instance:
     ps_name: str
 
 
-def instance_of(family: str, weight: str) -> Instance:
+def instance_of(family: str, weight: str) -> Instance | None:
+    """The instance of a family in a style; None for an italic style of a family that
+    has no italic font."""
     module, stem = FAMILIES[family]
-    return Instance(_package_font(module), _WEIGHTS[weight], f"{stem}-{weight.title()}")
+    wght, italic, suffix = _STYLES[weight]
+    source = _package_font(module, italic)
+    return None if source is None else Instance(source, wght, f"{stem}-{suffix}")
 
 
 @cache
@@ -130,7 +149,7 @@ def cut(instance: Instance) -> bytes:
     if "wdth" in location:
         location["wdth"] = 100
     static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
-    # Each weight needs its own PostScript name: PDF readers and ReportLab tell
+    # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
     family, _, style = instance.ps_name.partition("-")
@@ -201,6 +220,31 @@ def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
 #: Faces from font files a project names, by the key text styles give as their weight,
 #: with the weight of the shipped faces that draw what the file lacks.
 _FILE_FACES: dict[str, tuple[FontFace, str]] = {}
+#: Every face made so far (shipped or from a file), by name.
+_FACES: dict[str, FontFace] = {}
+
+
+def styled(weight: str, bold: bool, italic: bool) -> str:
+    """The style of text in ``weight`` (regular or bold) made bold and/or italic.
+
+    A font file a project names has one face: text in it made bold or italic is set in
+    the shipped face of that style (which shows the emphasis), the rest in the file's.
+    """
+    own = _FILE_FACES.get(weight)
+    if own is not None:
+        return styled(own[1], bold, italic) if bold or italic else weight
+    heavy = bold or weight in (BOLD, BOLD_ITALIC)
+    slanted = italic or weight in (ITALIC, BOLD_ITALIC)
+    if slanted:
+        return BOLD_ITALIC if heavy else ITALIC
+    return BOLD if heavy else REGULAR
+
+
+def upright(style: str) -> str:
+    """The upright style of the same weight."""
+    if style in _FILE_FACES:
+        return style
+    return BOLD if style in (BOLD, BOLD_ITALIC) else REGULAR
 
 
 class FontFileError(ValueError):
@@ -226,18 +270,25 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
             reason = "it has PostScript (CFF) outlines; use the font's TrueType (.ttf) version"
         raise FontFileError(f"cannot use the font '{path.name}': {reason}") from None
     pdfmetrics.registerFont(font)
-    _FILE_FACES[key] = (FontFace(name, path, frozenset(font.face.charToGlyph)), fallback)
+    own = _FACES[name] = FontFace(name, path, frozenset(font.face.charToGlyph))
+    _FILE_FACES[key] = (own, fallback)
     return key
 
 
 @cache
 def face(family: str, weight: str = REGULAR) -> FontFace:
-    """The registered face of a family ('latin' or 'arabic') at a weight (or the face of
-    a registered font file, whose 'arabic' family is the shipped one)."""
+    """The registered face of a family ('latin' or 'arabic') in a style (see STYLES), or
+    the face of a registered font file, whose 'arabic' family is the shipped one.
+
+    A family without an italic font (Noto Sans Arabic: the Arabic script has no
+    italic) gives its upright face of the same weight for the italic styles.
+    """
     own = _FILE_FACES.get(weight)
     if own is not None:
         return own[0] if family == "latin" else face(family, own[1])
     instance = instance_of(family, weight)
+    if instance is None:
+        return face(family, upright(weight))
     path, data = _bytes_of(instance)
     # ReportLab reads the bytes that were checked, not the file again.
     stream = io.BytesIO(data)
@@ -245,7 +296,14 @@ def face(family: str, weight: str = REGULAR) -> FontFace:
     font = TTFont(instance.ps_name, stream)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
-    return FontFace(name=instance.ps_name, path=path, coverage=coverage)
+    made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)
+    return made
+
+
+def coverage(font_name: str) -> frozenset[int]:
+    """The code points a face made by :func:`face` can draw (none for another name)."""
+    made = _FACES.get(font_name)
+    return made.coverage if made is not None else frozenset()
 
 
 def prepare(jobs: int) -> None:
