@@ -89,8 +89,13 @@ def list_letter(index: int, locale: str) -> str:
 
 def normalise(text: str) -> str:
     """NFC, Persian ی and ک for their Arabic look-alikes, single spaces."""
+    return " ".join(normalise_letters(text).split())
+
+
+def normalise_letters(text: str) -> str:
+    """NFC, and Persian ی and ک for their Arabic look-alikes (spaces left as they are)."""
     text = unicodedata.normalize("NFC", text)
-    return " ".join(text.replace("\u064a", "\u06cc").replace("\u0643", "\u06a9").split())
+    return text.replace("\u064a", "\u06cc").replace("\u0643", "\u06a9")
 
 
 _ARABIC = re.compile("[\u0600-\u06ff\ufb50-\ufeff]")
@@ -151,7 +156,7 @@ def _spans(logical: str, shaped: str) -> list[tuple[int, int]] | None:
     return spans if j == len(logical) else None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1024)
 def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
     """One logical line shaped and reordered for drawing left to right, as pairs of
     (character to draw, the logical text it stands for when that differs).
@@ -162,12 +167,20 @@ def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
     in the sequence, between the letters it separates: callers draw it with a face
     whose ZWNJ glyph is empty, so it copies and searches but shows nothing.
     """
+    return tuple((ch, actual) for ch, actual, _ in visual_order(line, rtl))
+
+
+@lru_cache(maxsize=65536)
+def visual_order(line: str, rtl: bool) -> tuple[tuple[str, str, int], ...]:
+    """As :func:`visual_glyphs`, each glyph with the index in ``line`` of the (first)
+    character it comes from: what carries a character's style through shaping and
+    reordering."""
     shaped = shape(line)
     if not rtl and not has_arabic(shaped):
-        return tuple((ch, "") for ch in shaped if ch not in INVISIBLE)
+        return tuple((ch, "", i) for i, ch in enumerate(shaped) if ch not in INVISIBLE)
     spans = _spans(line, shaped) or [(i, i + 1) for i in range(len(shaped))]
     placed = _reorder(shaped, rtl)
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, int]] = []
     position: dict[int, int] = {}
     for ch, index in placed:
         if ch in INVISIBLE:
@@ -176,7 +189,7 @@ def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
         source = line[start:end]
         same = unicodedata.normalize("NFKC", ch) == unicodedata.normalize("NFKC", source)
         position[index] = len(out)
-        out.append((ch, "" if same else source))
+        out.append((ch, "" if same else source, start))
     # Put each ZWNJ back between the letters it keeps apart (bidi removes it).
     for index, ch in enumerate(shaped):
         if ch != ZWNJ or index - 1 not in position or index + 1 not in position:
@@ -184,7 +197,8 @@ def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
         before, after = position[index - 1], position[index + 1]
         if abs(before - after) == 1:
             at = max(before, after)
-            out.insert(at, (ZWNJ, ""))
+            start = spans[index][0] if index < len(spans) else index
+            out.insert(at, (ZWNJ, "", start))
             position = {k: (v + 1 if v >= at else v) for k, v in position.items()}
     return tuple(out)
 
