@@ -51,6 +51,10 @@ scalars = st.one_of(
             "../x",
             "{distance}",
             "漢",
+            "**bold",
+            "*x* :sword: {icon:1F5E1}",
+            ":nope:",
+            "\\*",
         ]
     ),
 )

@@ -145,6 +145,16 @@ class Text:
             y -= self.fitted.line_height
         return out
 
+    def inline_icons(self) -> list[Icon]:
+        """The icons in the text's lines, as icons placed on the page."""
+        if not any(line.icons for line in self.fitted.lines):
+            return []
+        return [
+            Icon(icon.code, x + icon.x, y + icon.y, icon.side, icon.side)
+            for x, y, line in self.baselines()
+            for icon in line.icons
+        ]
+
 
 @dataclass(frozen=True)
 class Icon:

@@ -1,10 +1,16 @@
 """Measuring, wrapping and fitting text into boxes.
 
 Text is wrapped in logical order by measured width, then each line is shaped
-and reordered for display (:func:`deckforge.text.script.visual_line`) and split
+and reordered for display (:func:`deckforge.text.script.visual_order`) and split
 into runs, each in a face that can draw it. Fitting tries sizes from the
 preferred size down to the minimum and takes the first at which the text fits;
 if none does, it raises :class:`FitError` rather than clipping.
+
+Text may hold inline markup (:mod:`deckforge.text.markup`): each character then
+carries its style (bold, italic) through wrapping, shaping and bidi reordering, and
+each inline icon is an object replacement character, measured, wrapped and reordered
+like a letter as wide as the icon. Text without markup takes the shorter way it
+always took.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from deckforge.text import fonts
+from deckforge.text import fonts, markup
+from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
     RLM,
@@ -24,12 +31,30 @@ from deckforge.text.script import (
     localise_digits,
     normalise,
     shape,
-    visual_glyphs,
+    visual_order,
 )
 
 
 class FitError(ValueError):
-    """Text that cannot be set: it does not fit, or a character has no glyph."""
+    """Text that cannot be set: it does not fit, a character has no glyph, or its markup
+    is malformed (then ``position`` is the character of the text where it is)."""
+
+    def __init__(self, message: str, position: int | None = None):
+        super().__init__(message)
+        self.position = position
+
+
+#: OpenMoji draws each figure inside its square frame with a sixth of the frame free on
+#: every side (units 12 to 60 of 72).
+_ICON_MARGIN = 1 / 6
+#: How inline icons are sized, in ems of the text around them: the figure area (the
+#: frame less its margins) stands on the baseline and is ICON_HEIGHT tall, between the
+#: cap height (0.714 em in Noto Sans) and the ascent (1.069 em), so that a figure looks
+#: as tall as the capitals and ascenders beside it and never reaches into the line above.
+ICON_HEIGHT = 0.85
+#: The advance of an inline icon: its figure area and a little room on either side, so
+#: that an icon set without spaces (``3:coin:``) does not touch its letters.
+ICON_ADVANCE = ICON_HEIGHT + 0.12
 
 
 @dataclass(frozen=True)
@@ -64,12 +89,40 @@ class Run:
 
 
 @dataclass(frozen=True)
+class InlineIcon:
+    """An icon in a line, in visual order: its advance runs ``width`` from ``offset``
+    (from the line's left edge, like a run's); the square frame its OpenMoji drawing
+    fills is ``side`` long, its lower-left corner ``x`` from the line's left edge and
+    ``y`` from the baseline (negative: below it). ``actual`` is what copying it gives
+    back: the emoji it draws."""
+
+    code: str
+    offset: float
+    width: float
+    x: float
+    y: float
+    side: float
+    actual: str
+
+
+def icon_text(code: str) -> str:
+    """The text an icon stands for: its emoji, or U+FFFC for OpenMoji's own icons (which
+    Unicode has no character for, drawn from its private use area)."""
+    chars = "".join(chr(int(part, 16)) for part in code.split("-"))
+    return "\ufffc" if any(0xE000 <= ord(ch) <= 0xF8FF for ch in chars) else chars
+
+
+@dataclass(frozen=True)
 class Line:
-    """One line: its logical text (for search and copy) and its visual runs."""
+    """One line: its logical text (for search and copy), its visual runs and icons.
+
+    ``logical`` is what copying the line gives back: the markup taken out, each inline
+    icon read as its emoji."""
 
     logical: str
     runs: tuple[Run, ...]
     width: float
+    icons: tuple[InlineIcon, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,11 +157,19 @@ def _is_arabic_script(ch: str) -> bool:
 @lru_cache(maxsize=4096)
 def _font_for(ch: str, weight: str) -> str | None:
     families = ("arabic", "latin") if _is_arabic_script(ch) else ("latin", "arabic")
-    for family in families:
-        face = fonts.face(family, weight)
-        if ord(ch) in face.coverage:
-            return face.name
+    # An italic face lacking a character gives way to the upright face of its weight.
+    for style in dict.fromkeys((weight, fonts.upright(weight))):
+        for family in families:
+            face = fonts.face(family, style)
+            if ord(ch) in face.coverage:
+                return face.name
     return None
+
+
+@lru_cache(maxsize=64)
+def _style_of(weight: str, bits: int) -> str:
+    """The face style of a character with markup ``bits`` in text set in ``weight``."""
+    return fonts.styled(weight, bool(bits & markup.BOLD), bool(bits & markup.ITALIC))
 
 
 def _neutral(ch: str) -> bool:
@@ -122,21 +183,13 @@ def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:
         font = _font_for(ch, weight)
         if font is None:
             raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
-        if runs and (runs[-1][1] == font or (_neutral(ch) and ord(ch) in _coverage(runs[-1][1]))):
+        if runs and (
+            runs[-1][1] == font or (_neutral(ch) and ord(ch) in fonts.coverage(runs[-1][1]))
+        ):
             runs[-1][0] += ch
         else:
             runs.append([ch, font])
     return [(text, font) for text, font in runs]
-
-
-@lru_cache(maxsize=8)
-def _coverage(font_name: str) -> frozenset[int]:
-    for family in fonts.FAMILIES:
-        for weight in (fonts.REGULAR, fonts.BOLD):
-            face = fonts.face(family, weight)
-            if face.name == font_name:
-                return face.coverage
-    return frozenset()
 
 
 @lru_cache(maxsize=131072)
@@ -163,6 +216,26 @@ def check_glyphs(text: str, weight: str) -> None:
                 raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
 
 
+def _breaks(words: list[str], widths: list[float], spaces: list[float], width: float):
+    """Greedy line breaks: the (first, end) word ranges of lines no wider than ``width``;
+    ``spaces[i]`` is the width of the space before word ``i``."""
+    lines: list[tuple[int, int]] = []
+    first, current = 0, -1.0
+    for index, word_width in enumerate(widths):
+        if word_width > width + 1e-6:
+            shown = words[index].replace(OBJECT, "[icon]")
+            raise FitError(f"the word '{shown}' is too long to fit on a line")
+        if current < 0:
+            current = word_width
+        elif current + spaces[index] + word_width > width + 1e-6:
+            lines.append((first, index))
+            first, current = index, word_width
+        else:
+            current += spaces[index] + word_width
+    lines.append((first, len(widths)))
+    return lines
+
+
 def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) -> list[str]:
     """Greedy wrap of logical text into lines no wider than ``width``.
 
@@ -172,19 +245,57 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
     space = _unit_width(" ", weight) * size
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        current: list[str] = []
-        current_width = 0.0
-        for word in paragraph.split():
-            word_width = _unit_width(word, weight) * size
-            if word_width > width + 1e-6:
-                raise FitError(f"the word '{word}' is too long to fit on a line")
-            if current and current_width + space + word_width > width + 1e-6:
-                lines.append(" ".join(current))
-                current, current_width = [word], word_width
+        words = paragraph.split()
+        widths = [_unit_width(word, weight) * size for word in words]
+        for first, end in _breaks(words, widths, [space] * len(words), width):
+            lines.append(" ".join(words[first:end]))
+        if max_lines and len(lines) > max_lines:
+            raise FitError(f"needs more than {max_lines} line(s)")
+    return lines
+
+
+@lru_cache(maxsize=16384)
+def _marked_unit_width(word: str, styles: tuple[int, ...], weight: str) -> float:
+    """Width at 1 pt of a word with markup: its letters in their styles, its icons."""
+    if OBJECT not in word and min(styles) == max(styles):
+        return _unit_width(word, _style_of(weight, styles[0]))
+    total = 0.0
+    by_style: dict[str, list[str]] = {}
+    # Shaped as one word (letters join across a change of style), then measured by style.
+    for ch, _, index in visual_order(word, False):
+        if ch == OBJECT:
+            total += ICON_ADVANCE
+        elif ch not in INVISIBLE:
+            by_style.setdefault(_style_of(weight, styles[index]), []).append(ch)
+    for style, chars in by_style.items():
+        total += sum(fonts.width(t, font, 1.0) for t, font in runs_of("".join(chars), style))
+    return total
+
+
+def _wrap_marked(
+    paragraphs: tuple[Marked, ...], width: float, weight: str, size: float, max_lines: int
+) -> list[Marked]:
+    """:func:`wrap` for text with markup: each space and word measured in its style."""
+    lines: list[Marked] = []
+    for paragraph in paragraphs:
+        text, styles = paragraph.text, paragraph.styles
+        words = text.split(" ") if text else []
+        starts, at = [], 0
+        for word in words:
+            starts.append(at)
+            at += len(word) + 1
+        widths = [
+            _marked_unit_width(word, styles[s : s + len(word)], weight) * size
+            for word, s in zip(words, starts, strict=True)
+        ]
+        spaces = [
+            _unit_width(" ", _style_of(weight, styles[s - 1])) * size if s else 0.0 for s in starts
+        ]
+        for first, end in _breaks(words, widths, spaces, width):
+            if end > first:
+                lines.append(paragraph.slice(starts[first], starts[end - 1] + len(words[end - 1])))
             else:
-                current_width += (space if current else 0.0) + word_width
-                current.append(word)
-        lines.append(" ".join(current))
+                lines.append(paragraph.slice(0, 0))
         if max_lines and len(lines) > max_lines:
             raise FitError(f"needs more than {max_lines} line(s)")
     return lines
@@ -200,15 +311,20 @@ def _left_to_right(ch: str) -> bool:
     return unicodedata.bidirectional(ch) in ("L", "EN", "AN")
 
 
-def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
-    """Shape, reorder and split one logical line into positioned runs.
+def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
+    """Shape, reorder and split one logical line into positioned runs (and icons).
 
     Runs change with the face and, in right-to-left lines, with the direction of the
     characters. There, spaces are left as gaps rather than drawn, and each run of
     numbers or Latin letters is marked for text extraction as a right-to-left span
-    (see :class:`Run`), so that extraction rebuilds the line in reading order.
+    (see :class:`Run`), so that extraction rebuilds the line in reading order. A line
+    with markup carries each character's style, which picks its face, and its icons,
+    each placed where bidi reordering put its object replacement character.
     """
-    if not rtl:
+    # One pass over the glyphs, kept in one piece: the runs it makes depend on each other.
+    marked = line if isinstance(line, Marked) else None
+    logical = marked.text if marked is not None else line
+    if not rtl and marked is None:
         latin = fonts.face("latin", weight)
         if latin.coverage.issuperset(map(ord, logical)) and not has_arabic(logical):
             # Plain left-to-right text one face can draw: one run, nothing to reorder.
@@ -217,11 +333,15 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
             return Line(
                 logical=logical, runs=(Run(text, latin.name, 0.0, run_width),), width=run_width
             )
-    glyphs = visual_glyphs(logical, rtl)
+    glyphs = visual_order(logical, rtl)
+    styles = marked.styles if marked is not None else None
+    codes = _icon_codes(marked)
     runs: list[Run] = []
+    icons: list[InlineIcon] = []
     offset = 0.0
     pending: list[tuple[str, str]] = []
     key: tuple[str, bool] | None = None
+    key_style = weight
 
     def flush() -> None:
         nonlocal offset, pending, key
@@ -236,12 +356,18 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
             offset += run_width
         pending, key = [], None
 
-    for index, (ch, actual) in enumerate(glyphs):
+    for index, (ch, actual, source) in enumerate(glyphs):
+        style = weight if styles is None else _style_of(weight, styles[source])
+        if ch == OBJECT:
+            flush()
+            icons.append(_inline_icon(codes[source], offset, size))
+            offset += icons[-1].width
+            continue
         if rtl and ch == " ":
             flush()
-            offset += fonts.width(" ", fonts.face("latin", weight).name, size)
+            offset += fonts.width(" ", fonts.face("latin", style).name, size)
             continue
-        font = runs_of(ch, weight)[0][1]
+        font = runs_of(ch, style)[0][1]
         ltr = rtl and _left_to_right(ch)
         if rtl and unicodedata.bidirectional(ch) in _NUMBER_PUNCTUATION:
             # A separator between digits belongs to the number (۱٬۰۰۰, ۲/۳).
@@ -253,7 +379,8 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
             key is not None
             and not (rtl and (ltr or key[1]))
             and _neutral(ch)
-            and ord(ch) in _coverage(key[0])
+            and style == key_style
+            and ord(ch) in fonts.coverage(key[0])
         ):
             pending.append((ch, actual))  # punctuation stays with its neighbour
             continue
@@ -263,15 +390,47 @@ def set_line(logical: str, weight: str, size: float, rtl: bool) -> Line:
             actual = RLM + (actual or ch)
         if key is not None and key != (font, ltr):
             flush()
-        key = (font, ltr)
+        key, key_style = (font, ltr), style
         pending.append((ch, actual))
     flush()
-    return Line(logical=logical, runs=tuple(runs), width=offset)
+    if codes:
+        # What copying gives back: each icon as its emoji.
+        parts = logical.split(OBJECT)
+        logical = parts[0] + "".join(
+            icon_text(code) + part for code, part in zip(codes.values(), parts[1:], strict=True)
+        )
+    return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
+
+
+def _icon_codes(marked: Marked | None) -> dict[int, str]:
+    """The hexcode of each icon of a line, by the index of its character."""
+    if marked is None or not marked.icons:
+        return {}
+    where = [index for index, ch in enumerate(marked.text) if ch == OBJECT]
+    return dict(zip(where, marked.icons, strict=True))
+
+
+def _inline_icon(code: str, offset: float, size: float) -> InlineIcon:
+    """An icon at ``offset`` in a line of type ``size``, sized and placed by the rule of
+    :data:`ICON_HEIGHT`: its frame centred in its advance, its drawing on the baseline."""
+    side = size * ICON_HEIGHT / (1 - 2 * _ICON_MARGIN)
+    advance = size * ICON_ADVANCE
+    x = offset + (advance - side) / 2
+    return InlineIcon(code, offset, advance, x, -side * _ICON_MARGIN, side, icon_text(code))
 
 
 def prepare(text: str, locale: str) -> str:
     """Logical text ready for setting: normalised (per line) and with the locale's digits."""
     return "\n".join(normalise(part) for part in localise_digits(text, locale).split("\n"))
+
+
+def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
+    """:func:`check_glyphs` for text with markup, each character in its style."""
+    for paragraph in paragraphs:
+        for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
+            if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
+                if _font_for(ch, _style_of(weight, bits)) is None:
+                    raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
 
 
 def metrics(weight: str, size: float, rtl: bool) -> tuple[float, float]:
@@ -283,19 +442,35 @@ def metrics(weight: str, size: float, rtl: bool) -> tuple[float, float]:
     return max(latin[0], arabic[0]), min(latin[1], arabic[1])
 
 
+def _wrapper(text: str, width: float, style: TextStyle, locale: str):
+    """The text's lines at a size, as a function of the size (markup parsed once)."""
+    if not has_markup(text):
+        logical = prepare(text, locale)
+        check_glyphs(logical, style.weight)
+        return lambda size: wrap(logical, width, style.weight, size, style.max_lines)
+    try:
+        marked = markup.parse(text)
+    except MarkupError as exc:
+        raise FitError(str(exc), exc.position) from None
+    paragraphs = markup.paragraphs(marked, locale)
+    _check_marked(paragraphs, style.weight)
+    return lambda size: _wrap_marked(paragraphs, width, style.weight, size, style.max_lines)
+
+
 @lru_cache(maxsize=16384)
 def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
     """Set text in a box, shrinking from the preferred size to the minimum as needed.
 
-    The same text in the same box is set once (a deck's label on every card)."""
+    The text may hold inline markup (:mod:`deckforge.text.markup`); malformed markup
+    raises FitError. The same text in the same box is set once (a deck's label on
+    every card)."""
     rtl = is_rtl_locale(locale)
-    logical = prepare(text, locale)
-    check_glyphs(logical, style.weight)
+    lines_at = _wrapper(text, width, style, locale)
     size = style.size
     last_error = "does not fit"
     while size >= style.min_size - 1e-6:
         try:
-            lines = wrap(logical, width, style.weight, size, style.max_lines)
+            lines = lines_at(size)
         except FitError as exc:
             last_error = str(exc)
         else:

@@ -203,6 +203,8 @@ class Painter:
 
     def text(self, op: Text) -> None:
         self.code.extend(self.writer.text(op, self.colour(op.colour)))
+        for icon in op.inline_icons():
+            self.icon(icon)
 
     def icon_form(self, code: str) -> tuple[str, float, float]:
         """The form XObject of an icon (defined on first use) and its natural size."""
@@ -305,8 +307,8 @@ class Painter:
         return form
 
     def define_forms_in(self, ops) -> None:
-        """Define the forms (icons, shared faces) that operations use, also inside
-        transformed groups."""
+        """Define the forms (icons, shared faces, icons in text) that operations use,
+        also inside transformed groups."""
         for op in ops:
             if isinstance(op, Icon):
                 self.icon_form(op.name)
@@ -314,6 +316,9 @@ class Painter:
                 self.form(op.face)
             elif isinstance(op, Transform):
                 self.define_forms_in(op.ops)
+            elif isinstance(op, Text):
+                for icon in op.inline_icons():
+                    self.icon_form(icon.name)
 
     @contextlib.contextmanager
     def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:

@@ -3,6 +3,7 @@
 Right-to-left lines are drawn as shaped glyphs in visual order; a run that reads as
 other text (shaped letters, a mirrored bracket) carries the text it stands for in a
 marked-content span's /ActualText, so copying and searching give back the real words.
+An inline icon (drawn by the painter) reads as its emoji the same way.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from reportlab.pdfbase import pdfmetrics
 
 from deckforge.layout.ops import Text
 from deckforge.render.pdf import adapter
+from deckforge.text import fonts
+from deckforge.text.fit import InlineIcon, Run
+
+#: The empty glyph an inline icon's text is carried by.
+_NO_BREAK_SPACE = "\u00a0"
 
 
 def _utf16_hex(text: str) -> str:
@@ -31,17 +37,34 @@ class TextWriter:
         code = [colour]
         size = fp_str(op.fitted.size)
         for x, y, line in op.baselines():
+            if line.icons:
+                # In the order they are seen, for extraction that reads the stream's order.
+                for item in sorted((*line.runs, *line.icons), key=lambda item: item.offset):
+                    if isinstance(item, InlineIcon):
+                        code.append(self.icon_text(item, x, y, op.fitted.size))
+                    else:
+                        code.append(self.run(item, x + item.offset, y, size))
+                continue
             for run in line.runs:
                 code.append(self.run(run, x + run.offset, y, size))
         return code
 
-    def run(self, run, x: float, y: float, size: str) -> str:
-        """One run of glyphs as a text object."""
+    def icon_text(self, icon: InlineIcon, x: float, y: float, size: float) -> str:
+        """What an inline icon copies and searches as: its emoji, in /ActualText over an
+        empty glyph (a no-break space) stretched across the icon's advance. With no text
+        there, poppler takes the gap for a gutter between columns and splits the line."""
+        font = fonts.face("latin").name
+        stand_in = Run(_NO_BREAK_SPACE, font, icon.offset, icon.width, span=icon.actual)
+        stretch = icon.width / fonts.width(_NO_BREAK_SPACE, font, size)
+        return self.run(stand_in, x + icon.offset, y, fp_str(size), stretch)
+
+    def run(self, run, x: float, y: float, size: str, stretch: float = 1.0) -> str:
+        """One run of glyphs as a text object (``stretch``: scaled across)."""
         font = self.fonts.get(run.font)
         if font is None:
             font = self.fonts[run.font] = pdfmetrics.getFont(run.font)
         doc = self.doc
-        parts = ["BT", f"1 0 0 1 {fp_str(x, y)} Tm"]
+        parts = ["BT", f"{fp_str(stretch)} 0 0 1 {fp_str(x, y)} Tm"]
         current = None
         pieces = zip(run.text, run.actual, strict=True) if run.actual else [(run.text, "")]
         for text, actual in pieces:
