@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from deckforge.text import fit as fitter
 from deckforge.text import fonts
-from deckforge.text.fit import ICON_ADVANCE, FitError, TextStyle, fit, measure
+from deckforge.text.fit import FitError, TextStyle, fit, measure
+from deckforge.text.inline import ICON_ADVANCE, ICON_HEIGHT
 from deckforge.text.markup import BOLD, ITALIC, OBJECT, has_markup, parse
 
 LATIN = {style: fonts.face("latin", style).name for style in fonts.STYLES}
@@ -196,7 +197,7 @@ def test_an_icon_is_sized_to_the_line_and_stands_on_the_baseline():
     (icon,) = fit(":star:", 300, 100, TextStyle(20, 8), "en").lines[0].icons
     margin = icon.side / 6  # OpenMoji's free border
     assert icon.y + margin == pytest.approx(0.0)  # the drawing area starts at the baseline
-    assert icon.side - 2 * margin == pytest.approx(20 * fitter.ICON_HEIGHT)
+    assert icon.side - 2 * margin == pytest.approx(20 * ICON_HEIGHT)
     cap_height, ascent = 0.714 * 20, 1.069 * 20
     assert cap_height < icon.side - 2 * margin < ascent
     # Centred in its advance.
@@ -292,6 +293,23 @@ def test_the_marked_up_way_sets_plain_text_exactly_as_the_plain_way(monkeypatch)
     finally:
         fit.cache_clear()
     assert marked == plain
+
+
+def test_marked_up_english_sets_the_same_by_the_shortcut_and_the_general_way(monkeypatch):
+    samples = [
+        "Draw **two** cards, then gain :coin: and *now*.",
+        "3:coin: each, **bold *both* bold** {icon:1F5E1}:star:",
+        r"one\n**two** three",
+    ]
+    style = TextStyle(12, 7, fonts.BOLD)
+    quick = [fit(text, 110, 400, style, "en") for text in samples]
+    fit.cache_clear()
+    monkeypatch.setattr(fitter, "_latin_line", lambda *args: None)
+    try:
+        general = [fit(text, 110, 400, style, "en") for text in samples]
+    finally:
+        fit.cache_clear()
+    assert quick == general
 
 
 @settings(max_examples=200, deadline=None)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.text import fonts, markup
+from deckforge.text.inline import ICON_ADVANCE, InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
@@ -42,19 +43,6 @@ class FitError(ValueError):
     def __init__(self, message: str, position: int | None = None):
         super().__init__(message)
         self.position = position
-
-
-#: OpenMoji draws each figure inside its square frame with a sixth of the frame free on
-#: every side (units 12 to 60 of 72).
-_ICON_MARGIN = 1 / 6
-#: How inline icons are sized, in ems of the text around them: the figure area (the
-#: frame less its margins) stands on the baseline and is ICON_HEIGHT tall, between the
-#: cap height (0.714 em in Noto Sans) and the ascent (1.069 em), so that a figure looks
-#: as tall as the capitals and ascenders beside it and never reaches into the line above.
-ICON_HEIGHT = 0.85
-#: The advance of an inline icon: its figure area and a little room on either side, so
-#: that an icon set without spaces (``3:coin:``) does not touch its letters.
-ICON_ADVANCE = ICON_HEIGHT + 0.12
 
 
 @dataclass(frozen=True)
@@ -86,30 +74,6 @@ class Run:
     width: float
     actual: tuple[str, ...] = ()
     span: str = ""
-
-
-@dataclass(frozen=True)
-class InlineIcon:
-    """An icon in a line, in visual order: its advance runs ``width`` from ``offset``
-    (from the line's left edge, like a run's); the square frame its OpenMoji drawing
-    fills is ``side`` long, its lower-left corner ``x`` from the line's left edge and
-    ``y`` from the baseline (negative: below it). ``actual`` is what copying it gives
-    back: the emoji it draws."""
-
-    code: str
-    offset: float
-    width: float
-    x: float
-    y: float
-    side: float
-    actual: str
-
-
-def icon_text(code: str) -> str:
-    """The text an icon stands for: its emoji, or U+FFFC for OpenMoji's own icons (which
-    Unicode has no character for, drawn from its private use area)."""
-    chars = "".join(chr(int(part, 16)) for part in code.split("-"))
-    return "\ufffc" if any(0xE000 <= ord(ch) <= 0xF8FF for ch in chars) else chars
 
 
 @dataclass(frozen=True)
@@ -255,7 +219,7 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 @lru_cache(maxsize=16384)
-def _marked_unit_width(word: str, styles: tuple[int, ...], weight: str) -> float:
+def _marked_unit_width(word: str, styles: bytes, weight: str) -> float:
     """Width at 1 pt of a word with markup: its letters in their styles, its icons."""
     if OBJECT not in word and min(styles) == max(styles):
         return _unit_width(word, _style_of(weight, styles[0]))
@@ -333,9 +297,13 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
             return Line(
                 logical=logical, runs=(Run(text, latin.name, 0.0, run_width),), width=run_width
             )
+    if not rtl and marked is not None and not has_arabic(logical):
+        simple = _latin_line(marked, weight, size)
+        if simple is not None:
+            return simple
     glyphs = visual_order(logical, rtl)
     styles = marked.styles if marked is not None else None
-    codes = _icon_codes(marked)
+    codes = icon_codes(marked)
     runs: list[Run] = []
     icons: list[InlineIcon] = []
     offset = 0.0
@@ -360,7 +328,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
         style = weight if styles is None else _style_of(weight, styles[source])
         if ch == OBJECT:
             flush()
-            icons.append(_inline_icon(codes[source], offset, size))
+            icons.append(inline_icon(codes[source], offset, size))
             offset += icons[-1].width
             continue
         if rtl and ch == " ":
@@ -393,30 +361,42 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
         key, key_style = (font, ltr), style
         pending.append((ch, actual))
     flush()
-    if codes:
-        # What copying gives back: each icon as its emoji.
-        parts = logical.split(OBJECT)
-        logical = parts[0] + "".join(
-            icon_text(code) + part for code, part in zip(codes.values(), parts[1:], strict=True)
-        )
+    logical = copied(logical, tuple(codes.values()))
     return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
 
 
-def _icon_codes(marked: Marked | None) -> dict[int, str]:
-    """The hexcode of each icon of a line, by the index of its character."""
-    if marked is None or not marked.icons:
-        return {}
-    where = [index for index, ch in enumerate(marked.text) if ch == OBJECT]
-    return dict(zip(where, marked.icons, strict=True))
-
-
-def _inline_icon(code: str, offset: float, size: float) -> InlineIcon:
-    """An icon at ``offset`` in a line of type ``size``, sized and placed by the rule of
-    :data:`ICON_HEIGHT`: its frame centred in its advance, its drawing on the baseline."""
-    side = size * ICON_HEIGHT / (1 - 2 * _ICON_MARGIN)
-    advance = size * ICON_ADVANCE
-    x = offset + (advance - side) / 2
-    return InlineIcon(code, offset, advance, x, -side * _ICON_MARGIN, side, icon_text(code))
+def _latin_line(marked: Marked, weight: str, size: float) -> Line | None:
+    """A left-to-right line with markup that the Latin faces can draw: a run for each
+    stretch of one style, nothing to reorder (None if a face lacks a character)."""
+    text, styles = marked.text, marked.styles
+    codes = iter(marked.icons)
+    runs: list[Run] = []
+    icons: list[InlineIcon] = []
+    offset, at = 0.0, 0
+    while at < len(text):
+        if text[at] == OBJECT:
+            icons.append(inline_icon(next(codes), offset, size))
+            offset += icons[-1].width
+            at += 1
+            continue
+        stop = at + 1
+        while stop < len(text) and styles[stop] == styles[at] and text[stop] != OBJECT:
+            stop += 1
+        face = fonts.face("latin", _style_of(weight, styles[at]))
+        if not face.coverage.issuperset(map(ord, text[at:stop])):
+            return None
+        drawn = drawable(text[at:stop])
+        last = runs[-1] if runs else None
+        if last is not None and last.font == face.name and text[at - 1] != OBJECT:
+            # Styles that draw alike (bold markup in bold text) make one run.
+            drawn = last.text + drawn
+            offset = last.offset
+            runs.pop()
+        run_width = fonts.width(drawn, face.name, size)
+        runs.append(Run(drawn, face.name, offset, run_width))
+        offset += run_width
+        at = stop
+    return Line(copied(text, marked.icons), tuple(runs), offset, tuple(icons))
 
 
 def prepare(text: str, locale: str) -> str:
@@ -427,6 +407,10 @@ def prepare(text: str, locale: str) -> str:
 def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
     """:func:`check_glyphs` for text with markup, each character in its style."""
     for paragraph in paragraphs:
+        text = paragraph.text.replace(OBJECT, "")
+        styles = {_style_of(weight, bits) for bits in set(paragraph.styles)}
+        if all(fonts.face("latin", style).coverage.issuperset(map(ord, text)) for style in styles):
+            continue  # the usual case, checked at once
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
                 if _font_for(ch, _style_of(weight, bits)) is None:

@@ -31,6 +31,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 
 from deckforge.text.script import localise_digits, normalise_letters
 
@@ -44,6 +45,7 @@ OBJECT = "\ufffc"
 
 #: A quick test for text that may hold markup (most text holds none).
 _MAYBE = re.compile(r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:")
+_WHITESPACE = re.compile(r"\s+")
 _NAME = re.compile(r":([A-Za-z][A-Za-z0-9_+-]*):")
 _HEX = re.compile(r"\{icon:([^}]*)\}")
 _ESCAPED = {"*": "*", ":": ":", "{": "{", "\\": "\\", "n": "\n"}
@@ -64,12 +66,13 @@ class Marked:
     """Text with its markup taken out.
 
     ``text`` holds each icon as :data:`OBJECT` and each line break as a newline;
-    ``styles`` holds each character's style bits (:data:`BOLD`, :data:`ITALIC`);
+    ``styles`` holds each character's style bits (:data:`BOLD`, :data:`ITALIC`), a byte
+    each (quick to slice and to hash: words are measured by their text and styles);
     ``icons`` the icons' hexcodes in the order of their characters in ``text``.
     """
 
     text: str
-    styles: tuple[int, ...]
+    styles: bytes
     icons: tuple[str, ...]
 
     def slice(self, start: int, end: int) -> Marked:
@@ -91,7 +94,7 @@ def parse(text: str) -> Marked:
     """Take the markup out of text; raise MarkupError where it is malformed."""
     parser = _Parser(text)
     parser.run()
-    return Marked("".join(parser.chars), tuple(parser.styles), tuple(parser.icons))
+    return Marked("".join(parser.chars), bytes(parser.styles), tuple(parser.icons))
 
 
 def paragraphs(marked: Marked, locale: str) -> tuple[Marked, ...]:
@@ -104,26 +107,23 @@ def paragraphs(marked: Marked, locale: str) -> tuple[Marked, ...]:
     breaks = [i for i, ch in enumerate(marked.text) if ch == "\n"]
     for end in [*breaks, len(marked.text)]:
         part = marked.slice(start, end)
-        chars: list[str] = []
-        styles: list[int] = []
+        text: list[str] = []
+        styles = bytearray()
         at = 0
-        while at < len(part.text):
-            stop = at
-            while stop < len(part.text) and part.styles[stop] == part.styles[at]:
-                stop += 1
-            piece = normalise_letters(localise_digits(part.text[at:stop], locale))
-            for ch in piece:
-                if ch.isspace():
-                    if not chars or chars[-1] == " ":
-                        continue
-                    ch = " "
-                chars.append(ch)
-                styles.append(part.styles[at])
-            at = stop
-        if chars and chars[-1] == " ":
-            chars.pop()
-            styles.pop()
-        paragraphs.append(Marked("".join(chars), tuple(styles), part.icons))
+        for style, stretch in groupby(part.styles):
+            length = len(list(stretch))
+            piece = normalise_letters(localise_digits(part.text[at : at + length], locale))
+            piece = _WHITESPACE.sub(" ", piece)
+            if piece[:1] == " " and (not text or text[-1][-1:] == " "):
+                piece = piece[1:]
+            if piece:
+                text.append(piece)
+                styles.extend(bytes([style]) * len(piece))
+            at += length
+        joined = "".join(text)
+        if joined.endswith(" "):
+            joined, styles = joined[:-1], styles[:-1]
+        paragraphs.append(Marked(joined, bytes(styles), part.icons))
         start = end + 1
     return tuple(paragraphs)
 

@@ -14,7 +14,8 @@ from reportlab.pdfbase import pdfmetrics
 from deckforge.layout.ops import Text
 from deckforge.render.pdf import adapter
 from deckforge.text import fonts
-from deckforge.text.fit import InlineIcon, Run
+from deckforge.text.fit import Run
+from deckforge.text.inline import InlineIcon
 
 #: The empty glyph an inline icon's text is carried by.
 _NO_BREAK_SPACE = "\u00a0"
