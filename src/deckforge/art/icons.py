@@ -7,6 +7,7 @@ itself (``🧦``). Each SVG is parsed once per process.
 from __future__ import annotations
 
 import os
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -138,8 +139,6 @@ def named(name: str) -> str | None:
     code = GAME_ICONS.get(key)
     if code is not None:
         return code
-    import unicodedata
-
     try:
         char = unicodedata.lookup(key.replace("_", " "))
     except KeyError:

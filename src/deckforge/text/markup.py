@@ -1,17 +1,17 @@
-"""Inline markup in running text: bold, italic, line breaks and icons.
+r"""Inline markup in running text: bold, italic, line breaks and icons.
 
 The syntax is Markdown's emphasis, which reads the same in a YAML value and in a
 spreadsheet cell, plus two icon tokens:
 
-==================  ==========================================================
+==================  ==============================================================
 ``**bold**``        bold
 ``*italic*``        italic (Latin letters only: see below); ``***both***``
 ``:sword:``         an OpenMoji icon by a short name (:data:`~deckforge.art.icons.GAME_ICONS`)
                     or by the Unicode name of a one-character emoji (``:crossed_swords:``)
 ``{icon:1F5E1}``    an OpenMoji icon by its hexcode (or the emoji itself)
-a newline, ``\\n``   a line break (``\\n`` is the form to type in a CSV or XLSX cell)
-``\\*`` ``\\:``       a literal ``*``, ``:``; also ``\\{`` and ``\\\\``
-==================  ==========================================================
+a newline, ``\n``   a line break (``\n`` is the form to type in a CSV or XLSX cell)
+``\*`` ``\:``       a literal ``*``, ``:``; also ``\{`` and ``\\``
+==================  ==============================================================
 
 As in Markdown, an asterisk with a space on both sides (``5 * 3``) is just an asterisk;
 one that must open or close emphasis and cannot is an error, as is emphasis left open or
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby
 
+from deckforge.art import icons
 from deckforge.text.script import localise_digits, normalise_letters
 
 #: Bits of a character's style.
@@ -156,13 +157,13 @@ class _Parser:
             elif ch == "*":
                 at = self.emphasis(at)
             elif ch == ":" and (found := _NAME.match(text, at)):
-                self.icon(_by_name(found.group(1), at), at)
+                self.icon(_by_name(found.group(1), at))
                 at = found.end()
             elif text.startswith("{icon:", at):
                 found = _HEX.match(text, at)
                 if found is None:
                     raise MarkupError(f"'{{icon:' at character {at + 1} is not closed by '}}'", at)
-                self.icon(_by_code(found.group(1), at), at)
+                self.icon(_by_code(found.group(1), at))
                 at = found.end()
             elif ch == OBJECT:
                 raise MarkupError(f"U+FFFC at character {at + 1} cannot be drawn", at)
@@ -177,9 +178,8 @@ class _Parser:
                 where,
             )
 
-    def icon(self, code: str, at: int) -> None:
-        self.chars.append(OBJECT)
-        self.styles.append(self.style)
+    def icon(self, code: str) -> None:
+        self.add(OBJECT)
         self.icons.append(code)
 
     def emphasis(self, at: int) -> int:
@@ -227,8 +227,6 @@ class _Parser:
 
 
 def _by_name(name: str, at: int) -> str:
-    from deckforge.art import icons
-
     code = icons.named(name)
     if code is None:
         near = difflib.get_close_matches(name.lower(), icons.GAME_ICONS, n=1)
@@ -238,8 +236,6 @@ def _by_name(name: str, at: int) -> str:
 
 
 def _by_code(spec: str, at: int) -> str:
-    from deckforge.art import icons
-
     code = icons.resolve(spec) if spec.strip() else None
     if code is None:
         raise MarkupError(
