@@ -236,11 +236,11 @@ def _marked_unit_width(word: str, styles: bytes, weight: str) -> float:
     return total
 
 
-def _wrap_marked(
-    paragraphs: tuple[Marked, ...], width: float, weight: str, size: float, max_lines: int
-) -> list[Marked]:
-    """:func:`wrap` for text with markup: each space and word measured in its style."""
-    lines: list[Marked] = []
+def _measure_marked(paragraphs: tuple[Marked, ...], weight: str) -> list[tuple]:
+    """Each paragraph of text with markup, its words, where they start, and the widths at
+    1 pt of each word and of the space before it, each in its style (once for every size
+    the text is tried at)."""
+    measured = []
     for paragraph in paragraphs:
         text, styles = paragraph.text, paragraph.styles
         words = text.split(" ") if text else []
@@ -249,12 +249,20 @@ def _wrap_marked(
             starts.append(at)
             at += len(word) + 1
         widths = [
-            _marked_unit_width(word, styles[s : s + len(word)], weight) * size
+            _marked_unit_width(word, styles[s : s + len(word)], weight)
             for word, s in zip(words, starts, strict=True)
         ]
-        spaces = [
-            _unit_width(" ", _style_of(weight, styles[s - 1])) * size if s else 0.0 for s in starts
-        ]
+        spaces = [_unit_width(" ", _style_of(weight, styles[s - 1])) if s else 0.0 for s in starts]
+        measured.append((paragraph, words, starts, widths, spaces))
+    return measured
+
+
+def _wrap_marked(measured: list[tuple], width: float, size: float, max_lines: int) -> list[Marked]:
+    """:func:`wrap` for text with markup, measured by :func:`_measure_marked`."""
+    lines: list[Marked] = []
+    for paragraph, words, starts, widths, spaces in measured:
+        widths = [w * size for w in widths]
+        spaces = [w * size for w in spaces]
         for first, end in _breaks(words, widths, spaces, width):
             if end > first:
                 lines.append(paragraph.slice(starts[first], starts[end - 1] + len(words[end - 1])))
@@ -368,34 +376,33 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
 def _latin_line(marked: Marked, weight: str, size: float) -> Line | None:
     """A left-to-right line with markup that the Latin faces can draw: a run for each
     stretch of one style, nothing to reorder (None if a face lacks a character)."""
-    text, styles = marked.text, marked.styles
+    text = marked.text
     codes = iter(marked.icons)
     runs: list[Run] = []
     icons: list[InlineIcon] = []
-    offset, at = 0.0, 0
-    while at < len(text):
-        if text[at] == OBJECT:
-            icons.append(inline_icon(next(codes), offset, size))
-            offset += icons[-1].width
-            at += 1
-            continue
-        stop = at + 1
-        while stop < len(text) and styles[stop] == styles[at] and text[stop] != OBJECT:
-            stop += 1
-        face = fonts.face("latin", _style_of(weight, styles[at]))
-        if not face.coverage.issuperset(map(ord, text[at:stop])):
+    offset = 0.0
+    joins = False  # whether the next piece may join the last run (no icon between)
+    for stretch in markup.STRETCH.finditer(marked.styles):
+        start, stop = stretch.span()
+        face = fonts.face("latin", _style_of(weight, marked.styles[start]))
+        if not face.coverage.issuperset(map(ord, text[start:stop].replace(OBJECT, ""))):
             return None
-        drawn = drawable(text[at:stop])
-        last = runs[-1] if runs else None
-        if last is not None and last.font == face.name and text[at - 1] != OBJECT:
-            # Styles that draw alike (bold markup in bold text) make one run.
-            drawn = last.text + drawn
-            offset = last.offset
-            runs.pop()
-        run_width = fonts.width(drawn, face.name, size)
-        runs.append(Run(drawn, face.name, offset, run_width))
-        offset += run_width
-        at = stop
+        for index, piece in enumerate(text[start:stop].split(OBJECT)):
+            if index:
+                icons.append(inline_icon(next(codes), offset, size))
+                offset += icons[-1].width
+                joins = False
+            if not piece:
+                continue
+            drawn = drawable(piece)
+            if joins and runs[-1].font == face.name:
+                # Styles that draw alike (bold markup in bold text) make one run.
+                drawn = runs[-1].text + drawn
+                offset = runs.pop().offset
+            run_width = fonts.width(drawn, face.name, size)
+            runs.append(Run(drawn, face.name, offset, run_width))
+            offset += run_width
+            joins = True
     return Line(copied(text, marked.icons), tuple(runs), offset, tuple(icons))
 
 
@@ -438,7 +445,8 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
         raise FitError(str(exc), exc.position) from None
     paragraphs = markup.paragraphs(marked, locale)
     _check_marked(paragraphs, style.weight)
-    return lambda size: _wrap_marked(paragraphs, width, style.weight, size, style.max_lines)
+    measured = _measure_marked(paragraphs, style.weight)
+    return lambda size: _wrap_marked(measured, width, size, style.max_lines)
 
 
 @lru_cache(maxsize=16384)

@@ -7,6 +7,7 @@ is, where its drawing goes in the advance it takes, and what text stands for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from deckforge.text.markup import OBJECT, Marked
 
@@ -40,6 +41,7 @@ class InlineIcon:
     actual: str
 
 
+@lru_cache(maxsize=1024)
 def icon_text(code: str) -> str:
     """The text an icon stands for: its emoji, or U+FFFC for OpenMoji's own icons (which
     Unicode has no character for, drawn from its private use area)."""

@@ -31,7 +31,6 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import groupby
 
 from deckforge.art import icons
 from deckforge.text.script import localise_digits, normalise_letters
@@ -47,6 +46,10 @@ OBJECT = "\ufffc"
 #: A quick test for text that may hold markup (most text holds none).
 _MAYBE = re.compile(r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:")
 _WHITESPACE = re.compile(r"\s+")
+#: A stretch of characters of one style, in a Marked's styles.
+STRETCH = re.compile(rb"(.)\1*", re.DOTALL)
+#: Characters that cannot start markup.
+_PLAIN = re.compile(r"[^*\\:{\ufffc]*")
 _NAME = re.compile(r":([A-Za-z][A-Za-z0-9_+-]*):")
 _HEX = re.compile(r"\{icon:([^}]*)\}")
 _ESCAPED = {"*": "*", ":": ":", "{": "{", "\\": "\\", "n": "\n"}
@@ -105,22 +108,22 @@ def paragraphs(marked: Marked, locale: str) -> tuple[Marked, ...]:
     characters); spaces are collapsed across them."""
     paragraphs = []
     start = 0
-    breaks = [i for i, ch in enumerate(marked.text) if ch == "\n"]
-    for end in [*breaks, len(marked.text)]:
-        part = marked.slice(start, end)
+    while start <= len(marked.text):
+        end = marked.text.find("\n", start)
+        end = len(marked.text) if end < 0 else end
+        part = marked.slice(start, end) if start or end < len(marked.text) else marked
         text: list[str] = []
         styles = bytearray()
-        at = 0
-        for style, stretch in groupby(part.styles):
-            length = len(list(stretch))
-            piece = normalise_letters(localise_digits(part.text[at : at + length], locale))
+        for stretch in STRETCH.finditer(part.styles):
+            begin, end_ = stretch.span()
+            style = part.styles[begin]
+            piece = normalise_letters(localise_digits(part.text[begin:end_], locale))
             piece = _WHITESPACE.sub(" ", piece)
             if piece[:1] == " " and (not text or text[-1][-1:] == " "):
                 piece = piece[1:]
             if piece:
                 text.append(piece)
                 styles.extend(bytes([style]) * len(piece))
-            at += length
         joined = "".join(text)
         if joined.endswith(" "):
             joined, styles = joined[:-1], styles[:-1]
@@ -143,13 +146,18 @@ class _Parser:
         #: Where each open emphasis was opened, by its bit.
         self.opened: dict[int, int] = {}
 
-    def add(self, ch: str) -> None:
-        self.chars.append(ch)
-        self.styles.append(self.style)
+    def add(self, chars: str) -> None:
+        self.chars.append(chars)
+        self.styles.extend([self.style] * len(chars))
 
     def run(self) -> None:
         text, at = self.text, 0
         while at < len(text):
+            plain = _PLAIN.match(text, at)
+            if plain.end() > at:
+                self.add(plain.group())  # no markup in it: taken whole
+                at = plain.end()
+                continue
             ch = text[at]
             if ch == "\\" and text[at + 1 : at + 2] in _ESCAPED:
                 self.add(_ESCAPED[text[at + 1]])
@@ -191,8 +199,7 @@ class _Parser:
         before, after = text[at - 1 : at] if at else "", text[end : end + 1]
         can_open, can_close = not _space(after), not _space(before)
         if not (can_open or can_close):
-            for _ in range(end - at):
-                self.add("*")  # an asterisk standing alone: 5 * 3
+            self.add(text[at:end])  # an asterisk standing alone: 5 * 3
             return end
         mark = text[at:end]
         bits = _EMPHASIS.get(len(mark))
