@@ -147,13 +147,15 @@ def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:
         font = _font_for(ch, weight)
         if font is None:
             raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
-        if runs and (
-            runs[-1][1] == font or (_neutral(ch) and ord(ch) in fonts.coverage(runs[-1][1]))
-        ):
+        if runs and (runs[-1][1] == font or (_neutral(ch) and ord(ch) in _coverage(runs[-1][1]))):
             runs[-1][0] += ch
         else:
             runs.append([ch, font])
     return [(text, font) for text, font in runs]
+
+
+#: The code points a face can draw, by its name (asked for at every punctuation mark).
+_coverage = lru_cache(maxsize=16)(fonts.coverage)
 
 
 @lru_cache(maxsize=131072)
@@ -206,13 +208,23 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
     Explicit newlines start a new line. A single word wider than the box raises
     FitError, as does exceeding ``max_lines``.
     """
+    # The loop of _breaks, written out: this is the way of every text without markup.
     space = _unit_width(" ", weight) * size
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = paragraph.split()
-        widths = [_unit_width(word, weight) * size for word in words]
-        for first, end in _breaks(words, widths, [space] * len(words), width):
-            lines.append(" ".join(words[first:end]))
+        current: list[str] = []
+        current_width = 0.0
+        for word in paragraph.split():
+            word_width = _unit_width(word, weight) * size
+            if word_width > width + 1e-6:
+                raise FitError(f"the word '{word}' is too long to fit on a line")
+            if current and current_width + space + word_width > width + 1e-6:
+                lines.append(" ".join(current))
+                current, current_width = [word], word_width
+            else:
+                current_width += (space if current else 0.0) + word_width
+                current.append(word)
+        lines.append(" ".join(current))
         if max_lines and len(lines) > max_lines:
             raise FitError(f"needs more than {max_lines} line(s)")
     return lines
@@ -356,7 +368,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
             and not (rtl and (ltr or key[1]))
             and _neutral(ch)
             and style == key_style
-            and ord(ch) in fonts.coverage(key[0])
+            and ord(ch) in _coverage(key[0])
         ):
             pending.append((ch, actual))  # punctuation stays with its neighbour
             continue
