@@ -359,3 +359,15 @@ def test_the_readme_lists_every_short_icon_name():
     names = listed.split("`")[3].split()
     assert names == list(GAME_ICONS)
     assert all(resolve(code) == code for code in GAME_ICONS.values())
+
+
+def test_markup_in_a_projects_font_file_shows_in_the_shipped_faces(tmp_path):
+    import shutil
+
+    mine = tmp_path / "Mine.ttf"
+    shutil.copy(fonts.face("latin", fonts.REGULAR).path, mine)
+    key = fonts.register_file(mine)
+    fitted = fit("plain **bold** *slanted*", 300, 100, TextStyle(12, 8, key), "en")
+    runs = [(run.text, run.font) for run in fitted.lines[0].runs]
+    assert runs[0][1].startswith("Mine-") and runs[0][0] == "plain "
+    assert runs[1:] == [("bold", LATIN["bold"]), (" ", runs[0][1]), ("slanted", LATIN["italic"])]

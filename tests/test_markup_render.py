@@ -239,3 +239,60 @@ def test_icons_in_a_shared_face_are_drawn_on_every_card(tmp_path):
     (icon,) = face.ops[0].inline_icons()
     for x in (40, 300):
         assert _coloured(_box(image, x + icon.x, 700 + icon.y, icon.w, icon.h)) > 100
+
+
+# --- markup in card templates ----------------------------------------------------------------
+
+
+def _template_text(tmp_path, body: str, cards, locale: str = "en"):
+    from templates_support import flat, lay_out, library
+
+    lib = library(tmp_path, t="kind: template\nsize: poker\n" + body)
+    laid, problems = lay_out(lib, cards, "t", locale=locale)
+    return laid, [p.format() for p in problems], flat
+
+
+@pytest.mark.parametrize(
+    ("locale", "value", "expected"),
+    [
+        ("en", "Role: **Guard**", "Role: Guard 🗡 — blocks 1 ❤"),
+        ("fa", "نقش: **نگهبان**", "نقش: نگهبان 🗡 — blocks ۱ ❤"),
+    ],
+)
+def test_template_text_sets_markup_from_data_and_from_the_template(
+    tmp_path, locale, value, expected
+):
+    from templates_support import render, text
+
+    body = (
+        "elements:\n"
+        "  - {name: t, type: text, text: '{role} {icon:1F5E1} — blocks 1 :heart:',"
+        " from: safe, h: 40pt}\n"
+    )
+    laid, problems, flat = _template_text(tmp_path, body, [{"role": text(value)}], locale)
+    assert problems == []
+    (op,) = flat(laid[0].face)
+    assert [line.logical for line in op.fitted.lines] == [expected]
+    fonts_used = {run.font for line in op.fitted.lines for run in line.runs}
+    assert any(font.endswith("-Bold") for font in fonts_used)
+    # In visual order: the heart is the last icon read, rightmost in English, leftmost in
+    # Persian.
+    codes = [icon.code for line in op.fitted.lines for icon in line.icons]
+    assert codes == (["1F5E1", "2764"] if locale == "en" else ["2764", "1F5E1"])
+    image = render(tmp_path, laid[0].face, laid[0].width, laid[0].height, dpi=DPI)
+    heart = next(icon for icon in op.inline_icons() if icon.name == "2764")
+    assert _coloured(_box(image, heart.x, heart.y, heart.w, heart.h)) > 100
+
+
+def test_malformed_markup_in_card_data_is_an_error_at_its_cell(tmp_path):
+    from templates_support import text
+
+    body = "elements:\n  - {name: t, type: text, text: '{role}', from: safe}\n"
+    cards = [{"id": text("guard"), "role": text("**Guard :sheild:", 7, 3, "roles.csv")}]
+    _, problems, _ = _template_text(tmp_path, body, cards)
+    # The first problem in the text: the misspelt icon comes before the end of the text,
+    # where the bold would be found unclosed.
+    assert problems == [
+        "roles.csv:7:3: card 'guard': no icon is called ':sheild:' (character 9); "
+        "did you mean ':shield:'?"
+    ]

@@ -7,7 +7,7 @@ Three roots name what every card of a deck shares instead: ``deck`` (``id``, ``b
 ``size``), ``edition`` (``id``, ``game``, ``title``, ``locale``) and ``palette`` (``ink``,
 ``paper``, ``accent``, ``accent_dark``). Filters after a bar change bound text:
 ``upper``, ``lower`` and ``digits`` (a number in the edition's script); ``{{`` and ``}}``
-are literal braces.
+are literal braces, and ``{icon:1F5E1}`` is an inline icon (text markup), not a binding.
 
 Bound text keeps where it was written (the :class:`~deckforge.model.Text`'s ref), so
 text that cannot fit is reported at the line of the source that holds it.
@@ -98,6 +98,8 @@ def parse(text: str) -> Pattern:
         token = match.group()
         if token in ("{{", "}}"):
             literal += token[0]
+        elif token.startswith("{icon:"):
+            literal += token  # an inline icon, for the fitter (deckforge.text.markup)
         elif match.group(1) is None:
             raise BindError(f"a lone '{token}' in {text!r}: write '{token * 2}' for a brace")
         else:
