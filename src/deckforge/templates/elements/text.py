@@ -58,7 +58,9 @@ class Text(Element):
     description = "Text, with bindings, fitted into its box."
     keys = {
         "text": {
-            "description": "The text: words and bindings to the card's fields, like '{question}'.",
+            "description": "The text: words and bindings to the card's fields, like "
+            "'{question}', with markup: **bold**, *italic*, \\n for a line break, icons as "
+            "':sword:' or '{icon:1F5E1}'.",
             "type": "string",
             "maxLength": 2000,
         },
