@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,25 @@ def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path, monkeypatch):
     out = tmp_path / "new" / "build"
     assert main(_args(out)) == 3
     assert not (tmp_path / "new").exists()
+
+
+def test_builds_in_separate_processes_give_the_same_bytes(tmp_path):
+    # A print-shop file embeds colour profiles: one made afresh in each process must not
+    # carry the time it was made (littleCMS writes it into the profile's header).
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    decks = tmp_path / "decks"
+    shutil.copytree(Path(__file__).parent / "data" / "minimal", decks / "minimal")
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    outs = []
+    for name in ("one", "two"):
+        out = tmp_path / name
+        command = [sys.executable, "-m", "deckforge", "--decks", str(decks), "build"]
+        command += ["--edition", "minimal-en", "--profile", "printer", "--out", str(out)]
+        subprocess.run(command + ["--quiet"], check=True, env=env, capture_output=True)
+        outs.append(out)
+        time.sleep(1.1)  # the profile's header holds the time to the second
+    assert _snapshot(outs[0]) == _snapshot(outs[1])

@@ -62,12 +62,22 @@ def _held_class():
     return Held
 
 
+#: The creation date written into the sRGB profile's header (bytes 24–35: year, month,
+#: day, hour, minute, second): littleCMS writes the time it made the profile, which would
+#: make two builds of the same sources differ in the profile every PDF/X-4 file embeds.
+SRGB_PROFILE_DATE = (2000, 1, 1, 0, 0, 0)
+
+
 @lru_cache(maxsize=1)
 def srgb_profile() -> bytes:
-    """littleCMS's built-in sRGB profile: the colour space every design colour is in."""
+    """littleCMS's built-in sRGB profile: the colour space every design colour is in,
+    with a fixed creation date so that the same sources give the same bytes."""
+    import struct
+
     from PIL import ImageCms
 
-    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    made = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    return made[:24] + struct.pack(">6H", *SRGB_PROFILE_DATE) + made[36:]
 
 
 def output_profile(intent: OutputIntent, ink_limit: float) -> bytes:
