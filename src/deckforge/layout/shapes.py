@@ -6,6 +6,11 @@ import math
 
 from deckforge.layout.ops import RGB, Circle, Polygon
 
+#: The symbols of player colours, each told apart from the others by its outline alone.
+SYMBOLS = ("circle", "square", "diamond", "triangle", "hexagon", "star", "cross", "heart")
+#: The ways a block arrow points.
+ARROWS = ("left", "right")
+
 
 def _regular(cx: float, cy: float, r: float, n: int, start: float) -> tuple:
     return tuple(

@@ -20,7 +20,14 @@ from deckforge.load import inside
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
-from deckforge.templates.elements import COMMON_KEYS, Condition, Element, Paint, load_all
+from deckforge.templates.elements import (
+    COMMON_KEYS,
+    Condition,
+    Element,
+    Paint,
+    Whole,
+    load_all,
+)
 from deckforge.templates.lengths import Box, LengthError, length
 from deckforge.templates.load import Template
 from deckforge.templates.spec import Spec
@@ -215,6 +222,19 @@ class Compiler:
         else:
             return None, True
         return None, False
+
+    def whole(self, spec: Spec, key: str, default: int | None = None) -> Whole:
+        """A key holding a whole number or one binding (``'{lines}'``)."""
+        value = spec.data.get(key)
+        if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+            return Whole(None, default if value is None else value, spec.at(key))
+        if isinstance(value, str) and value.strip().isdecimal():
+            return Whole(None, int(value), spec.at(key))
+        field, written = self.source(spec, key, "number", "{count}")
+        if written:
+            message = f"give a whole number or a binding like '{{count}}', not {value!r}"
+            self.problem(spec, key, message)
+        return Whole(field, None, spec.at(key))
 
     def paint(self, spec: Spec, box: Box) -> Paint:
         """A shape's fill and outline."""

@@ -86,6 +86,9 @@ COMMON_KEYS: dict[str, dict] = {
     "remove": {"description": "Drop an inherited element of this name.", "const": True},
 }
 
+#: A whole number written out (``3``) or bound to a card's field (``"{lines}"``).
+WHOLE = {"type": ["integer", "string"], "minimum": 0, "maximum": 1000000, "maxLength": 64}
+
 #: Fill and outline, for shapes.
 PAINT_KEYS: dict[str, dict] = {
     "fill": {**_COLOUR, "description": "The colour inside."},
@@ -99,6 +102,9 @@ PAINT_KEYS: dict[str, dict] = {
         "maxItems": 8,
     },
 }
+
+#: The outline alone, for lines.
+STROKE_KEYS: dict[str, dict] = {key: value for key, value in PAINT_KEYS.items() if key != "fill"}
 
 
 class CardError(Exception):
@@ -126,6 +132,35 @@ class Condition:
             found = raw(value)
             result = found is not None and str(found) in self.values
         return result != self.negate
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A key holding a whole number (a count, a seed), written out or bound to a card's
+    field (``"{lines}"``), compiled."""
+
+    field: Field | None
+    value: int | None
+    ref: SourceRef
+
+    def of(self, scope: Scope) -> int | None:
+        """The number on one card (None where its field is not set); CardError, at the
+        value's place, where the field holds something else."""
+        if self.field is None:
+            return self.value
+        value = scope.value(self.field)
+        found = raw(value)
+        if found is None or found == "":
+            return None
+        try:
+            if isinstance(found, bool) or (isinstance(found, float) and not found.is_integer()):
+                raise ValueError
+            return int(found) if isinstance(found, (int, float)) else int(str(found).strip())
+        except ValueError:
+            where = getattr(value, "ref", None) or self.ref
+            raise CardError(
+                where, f"'{{{self.field.name}}}' is {found!r}, not a whole number"
+            ) from None
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from deckforge.layout.ops import BLACK
 from deckforge.layout.ops import Line as LineOp
 from deckforge.templates.bind import Scope
-from deckforge.templates.elements import PAINT_KEYS, Element
+from deckforge.templates.elements import STROKE_KEYS, Element
 from deckforge.templates.lengths import Box
 
 
@@ -16,7 +16,7 @@ class Line(Element):
 
     type = "line"
     description = "A straight line across its box."
-    keys = {key: value for key, value in PAINT_KEYS.items() if key != "fill"} | {
+    keys = STROKE_KEYS | {
         "direction": {
             "description": "down: top-left to bottom-right (default); up: bottom-left to "
             "top-right.",

@@ -1,0 +1,179 @@
+"""The element types the shipped cards need (symbols and arrows, ruled lines, generated
+pictures), rendered, and every shipped deck's faces and backs drawn from template files
+and from nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckforge.art import dreams
+from deckforge.layout.ops import Circle, Line, Polygon
+from deckforge.model import PlayerColour
+from deckforge.units import mm
+from templates_support import close, flat, lay_out, library, render, text
+
+W, H = mm(63.5), mm(88.9)
+HEAD = "kind: template\nsize: poker\n"
+DECKS = Path(__file__).resolve().parents[1] / "decks"
+
+
+def laid_out(tmp_path, body: str, cards=None, **kwargs):
+    """The first card of a one-template deck and the problems found."""
+    laid, problems = lay_out(library(tmp_path, t=HEAD + body), cards or [{}], "t", **kwargs)
+    return (laid[0] if laid else None), [p.format() for p in problems]
+
+
+# --- symbol -------------------------------------------------------------------------------
+
+
+def test_a_symbol_is_drawn_in_the_largest_square_centred_in_its_box(tmp_path):
+    card, problems = laid_out(
+        tmp_path,
+        """
+elements:
+  - {name: s, type: symbol, symbol: star, x: 20pt, y: 20pt, w: 80pt, h: 40pt,
+     fill: "#0072B2", stroke: ink, stroke_width: 1pt}
+  - {name: c, type: symbol, symbol: "{colour.symbol}", x: 20pt, y: 100pt, size: 40pt,
+     fill: "{colour.hex}"}
+""",
+        [{"colour": PlayerColour("orange", text("Orange"), "#E69F00", "circle")}],
+    )
+    assert problems == []
+    star, circle = flat(card.face)
+    assert isinstance(star, Polygon) and len(star.points) == 10 and star.line_width == 1
+    xs, ys = [x for x, _ in star.points], [y for _, y in star.points]
+    # A 40 pt star, centred in the 80 × 40 pt box.
+    assert max(ys) == pytest.approx(H - 20) and (max(xs) + min(xs)) / 2 == pytest.approx(60)
+    assert circle == Circle(40, H - 120, 20 * 0.92, fill=circle.fill)
+    image = render(tmp_path, card.face, W, H)
+    assert close(image.getpixel((60, 42)), "#0072B2")  # the star's middle
+    assert close(image.getpixel((42, 59)), "#FFFFFF")  # a corner of its square: outside
+    assert close(image.getpixel((40, 120)), "#E69F00")  # the bound circle, bound colour
+
+
+@pytest.mark.parametrize(
+    ("symbol", "locale", "mirror", "filled"),
+    [
+        ("arrow-left", "en", "true", True),
+        ("arrow-right", "en", "true", False),
+        # Mirrored in right-to-left editions, like any shape, unless it says not to be.
+        ("arrow-left", "fa", "true", False),
+        ("arrow-left", "fa", "false", True),
+    ],
+)
+def test_an_arrow_fills_its_box_and_points_its_way(tmp_path, symbol, locale, mirror, filled):
+    card, problems = laid_out(
+        tmp_path,
+        f"""
+elements:
+  - {{name: a, type: symbol, symbol: "{symbol}", x: 40pt, y: 100pt, w: 100pt, h: 50pt,
+     fill: "#FF0000", mirror: {mirror}}}
+""",
+        locale=locale,
+    )
+    assert problems == []
+    image = render(tmp_path, card.face, W, H)
+    # 40 % along and 20 % down the box: inside a left arrow's head, above a right
+    # arrow's shaft.
+    assert close(image.getpixel((80, 110)), "#FF0000") is filled
+    assert close(image.getpixel((130, 125)), "#FF0000")  # the shaft, either way
+
+
+def test_a_bound_arrow_follows_the_cards_field(tmp_path):
+    body = "elements:\n  - {name: a, type: symbol, symbol: 'arrow-{way}', size: 50pt, fill: ink}\n"
+    cards = [{"way": text("left")}, {"way": text("right")}]
+    laid, problems = lay_out(library(tmp_path, t=HEAD + body), cards, "t")
+    assert problems == []
+    left, right = (flat(card.face)[0] for card in laid)
+    assert left.points[0] == (0, H - 25)  # the tip, at the box's left
+    assert max(x for x, _ in right.points) == right.points[0][0] == 50
+
+
+def test_unknown_symbols_are_errors_at_the_template_or_the_cards_data(tmp_path):
+    names = (
+        "circle, square, diamond, triangle, hexagon, star, cross, heart, arrow-left, arrow-right"
+    )
+    _, problems = laid_out(tmp_path, "elements:\n  - {name: s, type: symbol, symbol: moon}\n")
+    assert problems == [
+        f"decks/test/templates/t.yaml:4:37: elements[0].symbol: unknown symbol 'moon' "
+        f"(symbols: {names})"
+    ]
+    body = "elements:\n  - {name: s, type: symbol, symbol: '{shape}', fill: ink}\n"
+    _, problems = laid_out(tmp_path, body, [{"id": text("a"), "shape": text("moon", 7, 9)}])
+    assert problems == [f"cards.yaml:7:9: card 'a': unknown symbol 'moon' (symbols: {names})"]
+
+
+# --- lines --------------------------------------------------------------------------------
+
+
+def test_ruled_lines_are_gap_apart_as_many_as_asked_and_the_box_holds(tmp_path):
+    body = """
+elements:
+  - {name: l, type: lines, count: "{lines}", gap: 20pt, x: 20pt, right: 20pt, y: 100pt,
+     h: 70pt, stroke: "#0000FF", stroke_width: 2pt}
+"""
+    two, _ = laid_out(tmp_path, body, [{"lines": 2}])
+    assert flat(two.face) == [
+        Line(20, H - 120, W - 20, H - 120, (0, 0, 1), 2),
+        Line(20, H - 140, W - 20, H - 140, (0, 0, 1), 2),
+    ]
+    many, _ = laid_out(tmp_path, body, [{"lines": 9}])
+    assert len(flat(many.face)) == 3  # the box holds three
+    unbound, _ = laid_out(tmp_path, body.replace('count: "{lines}", ', ""))
+    assert len(flat(unbound.face)) == 3
+    image = render(tmp_path, two.face, W, H)
+    assert close(image.getpixel((90, 120)), "#0000FF")
+    assert close(image.getpixel((90, 140)), "#0000FF")
+    assert close(image.getpixel((90, 130)), "#FFFFFF")  # between them
+    assert close(image.getpixel((90, 160)), "#FFFFFF")  # no third line
+    assert close(image.getpixel((10, 120)), "#FFFFFF")  # the box's margin
+
+
+def test_a_count_that_is_not_a_whole_number_is_an_error_at_its_place(tmp_path):
+    body = "elements:\n  - {name: l, type: lines, count: '{lines}'}\n"
+    _, problems = laid_out(tmp_path, body, [{"id": text("a"), "lines": text("three", 4, 8)}])
+    assert problems == ["cards.yaml:4:8: card 'a': '{lines}' is 'three', not a whole number"]
+    _, problems = laid_out(tmp_path, "elements:\n  - {name: l, type: lines, count: lots}\n")
+    assert problems == [
+        "decks/test/templates/t.yaml:4:35: elements[0].count: give a whole number or a binding "
+        "like '{count}', not 'lots'"
+    ]
+
+
+# --- dream --------------------------------------------------------------------------------
+
+
+def test_a_dream_picture_is_generated_from_its_seed_and_number_over_its_box(tmp_path):
+    body = """
+elements:
+  - {name: d, type: dream, seed: "{seed}", number: "{number}", x: 20pt, y: 30pt, w: 100pt,
+     h: 150pt}
+"""
+    cards = [{"seed": 1404, "number": n} for n in (1, 2)]
+    laid, problems = lay_out(library(tmp_path, t=HEAD + body), cards, "t")
+    assert problems == []
+    first, second = (flat(card.face) for card in laid)
+    hero = dreams.heroes(1404, 1)[0]
+    assert first == dreams.picture(1404, 1, hero, 20, H - 180, 100, 150)
+    assert first != second  # another picture, with another figure in front
+    image = render(tmp_path, laid[0].face, W, H)
+    box = [(22, 32), (118, 32), (22, 178), (118, 178)]
+    assert not any(close(image.getpixel(p), "#FFFFFF", 4) for p in box)  # painted to its edges
+    outside = [(10, 20), (130, 20), (10, 190), (130, 190)]
+    assert all(close(image.getpixel(p), "#FFFFFF", 4) for p in outside)  # and no further
+
+
+def test_a_dream_needs_a_seed_and_numbers_from_one(tmp_path):
+    _, problems = laid_out(tmp_path, "elements:\n  - {name: d, type: dream}\n")
+    assert problems == [
+        "decks/test/templates/t.yaml:4:5: elements[0]: a dream element needs 'seed'"
+    ]
+    body = "elements:\n  - {name: d, type: dream, seed: 3, number: '{n}'}\n"
+    _, problems = laid_out(tmp_path, body, [{"id": text("a"), "n": 0}])
+    assert problems == [
+        "decks/test/templates/t.yaml:4:45: elements[0].number: card 'a': a picture's number "
+        "starts at 1, not 0"
+    ]
+
