@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import tracemalloc
 
-from deckforge.layout.cards import TextStyle
 from deckforge.layout.ops import Document, Face, Page, Placement, Rect, Text, Use
 from deckforge.render import pdf
 from deckforge.text import fonts
-from deckforge.text.fit import fit
+from deckforge.text.fit import TextStyle, fit
 
 BACK = Face((Rect(0, 0, 180, 252, fill=(0.5, 0.2, 0.1)),), key="test/back")
 SHARED = Face((Rect(0, 0, 180, 252, fill=(0.9, 0.9, 1.0)),), key="test/face")

@@ -162,14 +162,26 @@ def test_cmyk_output_has_no_rgb_and_keeps_the_ink_limit(minimal_build):
                     assert obj.get("/ColorSpace") == "/DeviceCMYK"
 
 
+def _text_fills(stream, resources, current=None) -> list[tuple[float, ...]]:
+    """The fill colour of every text run a content stream shows, the forms it draws
+    (parts many cards share) included."""
+    fills = []
+    forms = resources.get("/XObject", {}) if resources is not None else {}
+    for operands, operator in pikepdf.parse_content_stream(stream):
+        if str(operator) == "k":
+            current = tuple(float(v) for v in operands)
+        elif str(operator) == "Tj":
+            fills.append(current)
+        elif str(operator) == "Do" and operands[0] in forms:
+            form = forms[operands[0]]
+            fills += _text_fills(form, form.get("/Resources"), current)
+    return fills
+
+
 def test_cmyk_text_black_is_pure_k(minimal_build):
     with pikepdf.open(minimal_build / "minimal-en" / "printer-cmyk" / "spots.pdf") as pdf:
-        fills = []
-        for operands, operator in pikepdf.parse_content_stream(pdf.pages[1]):
-            if str(operator) == "k":
-                current = tuple(float(v) for v in operands)
-            if str(operator) == "Tj":
-                fills.append(current)
+        page = pdf.pages[1]
+        fills = _text_fills(page, page.obj.get("/Resources"))
         assert (0.0, 0.0, 0.0, 1.0) in fills, fills
 
 

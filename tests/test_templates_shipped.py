@@ -4,14 +4,19 @@ and from nothing else."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from deckforge.art import dreams
-from deckforge.layout.ops import Circle, Line, Polygon
+from deckforge.layout import cards as card_layout
+from deckforge.layout.ops import Circle, Line, Polygon, Rect
 from deckforge.model import PlayerColour
+from deckforge.pipeline import Project, gather, select_editions
+from deckforge.templates import load
 from deckforge.units import mm
+from deckforge.validate import DECK_KINDS
 from templates_support import close, flat, lay_out, library, render, text
 
 W, H = mm(63.5), mm(88.9)
@@ -177,3 +182,48 @@ def test_a_dream_needs_a_seed_and_numbers_from_one(tmp_path):
         "starts at 1, not 0"
     ]
 
+
+# --- the shipped decks --------------------------------------------------------------------
+
+
+def _shipped_decks() -> list:
+    project = Project(DECKS)
+    editions, problems = gather(project, select_editions(project, None))
+    assert problems == []
+    return [(edition, deck) for edition in editions for deck in edition.decks]
+
+
+MARKER = "kind: template\nelements:\n  - {name: marker, type: rect, fill: '#123456'}\n"
+
+
+def test_every_shipped_deck_kind_has_templates_for_its_faces_and_backs():
+    decks = _shipped_decks()
+    assert {deck.kind for _, deck in decks} == set(DECK_KINDS)
+    names = {card_layout.templates_of(deck) for _, deck in decks}
+    assert ("number", "number-back") in names and ("player-number", "player-number-back") in names
+    for name in {name for pair in names for name in pair}:
+        assert (load.SHIPPED / f"{name}.yaml").is_file(), name
+
+
+@pytest.mark.parametrize("side", ["face", "back"])
+def test_every_shipped_decks_cards_are_drawn_from_their_template_files_only(
+    tmp_path, monkeypatch, side
+):
+    """A copy of the shipped templates in which each deck's template for one side draws
+    only a marker: that side of every card of every deck is then the marker, and nothing
+    else (no part of any card is drawn by code)."""
+    copy = tmp_path / "shipped"
+    shutil.copytree(load.SHIPPED, copy)
+    monkeypatch.setattr(load, "SHIPPED", copy)
+    decks = _shipped_decks()
+    for _, deck in decks:
+        name = card_layout.templates_of(deck)[side == "back"]
+        (copy / f"{name}.yaml").write_text(MARKER, encoding="utf-8")
+    for edition, deck in decks:
+        laid, problems = card_layout.lay_out_deck(edition, deck)
+        assert problems == [] and len(laid) == len(deck.cards)
+        w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])
+        marker = [Rect(0, 0, w, h, fill=(0x12 / 255, 0x34 / 255, 0x56 / 255))]
+        for card in laid:
+            assert flat(getattr(card, side)) == marker, f"{edition.id} {deck.id} {card.id}"
+            assert flat(getattr(card, "face" if side == "back" else "back")) != marker

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deckforge import incremental
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
-from deckforge.layout.cards import lay_out_deck
+from deckforge.layout.cards import lay_out_deck, template_files
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
@@ -308,13 +308,11 @@ def _digest(source: tuple, art: list[Path], known: dict[str, str], tools: str) -
 
 def _art_of(part, edition: Edition) -> list[Path]:
     """The art files a deck's cards draw (components draw none), and the edition's own
-    templates they may be drawn from."""
-    from deckforge.layout.cards import TEMPLATES
-    from deckforge.templates import dependencies
-
-    cards = getattr(part, "cards", ())
-    art = [card.art.path for card in cards if getattr(card, "art", None) is not None]
-    return art + dependencies(edition.folder) if getattr(part, "kind", "") in TEMPLATES else art
+    templates they are drawn from."""
+    if not any(part is deck for deck in edition.decks):
+        return []
+    art = [card.art.path for card in part.cards if getattr(card, "art", None) is not None]
+    return art + template_files(edition, part)
 
 
 def build(

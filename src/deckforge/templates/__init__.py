@@ -2,7 +2,9 @@
 
 A template (``kind: template``) names a card size, named ``sizes``, ``colours`` and text
 ``styles``, and the ``elements`` drawn in order: ``rect``, ``circle``, ``ellipse``,
-``line``, ``polygon``, ``text``, ``icon``, ``image`` and ``group``. Elements bind the
+``line``, ``polygon``, ``text``, ``icon``, ``image``, ``symbol`` (player-colour symbols
+and arrows), ``lines`` (ruled lines to write on), ``dream`` (a generated picture) and
+``group``. Elements bind the
 card's fields (``"{question}"``, ``fill: "{category.colour}"``), are drawn only
 ``when`` a condition holds, and are placed in mm, pt or % of the card from its trim,
 safe area or bleed. A template may ``extends`` another and change its parts by name; an
@@ -28,7 +30,9 @@ gives the engine three things:
    :class:`~deckforge.model.PlaceCard`); a field that holds a picture holds an
    :class:`~deckforge.model.Art`;
 2. the names of the face and back templates (a kind whose backs differ per card, such
-   as player colours, binds the back's colours to a field of the card);
+   as player colours, binds the back's colours to a field of the card); the model's
+   kinds name theirs in :data:`deckforge.layout.cards.TEMPLATES`, and every card they
+   print is drawn from those files alone;
 3. a :class:`~deckforge.templates.compile.Context`: the edition's locale and palette,
    the deck's and edition's values that bindings read (:func:`context_for` makes it from
    the model), the card size and the prefix of the keys of shared faces.
@@ -59,6 +63,7 @@ __all__ = [
     "Library",
     "compile_named",
     "context_for",
+    "edition_files",
     "lay_out_cards",
     "lay_out_deck",
     "needs",
@@ -162,9 +167,30 @@ def lay_out_deck(
     edition: Edition, deck: Deck, face: str, back: str | None
 ) -> tuple[list[Card], list[Problem]]:
     """A deck of the model drawn from templates: the edition's own, else the shipped."""
-    root = edition.folder.resolve().parent.parent
-    library = Library.for_edition(edition.folder, root)
+    library = _library(edition)
     return lay_out_cards(deck.cards, library, context_for(edition, deck), face, back, deck.ref)
+
+
+def _library(edition: Edition) -> Library:
+    root = edition.folder.resolve().parent.parent
+    return Library.for_edition(edition.folder, root)
+
+
+def edition_files(edition: Edition, names: Sequence[str]) -> list[Path]:
+    """The files of an edition's own templates folder that cards drawn from the named
+    templates depend on: the templates they are read from (through ``extends``), and
+    every file that is not a template (fonts and pictures the templates may name)."""
+    own = dependencies(edition.folder)
+    if not own:
+        return []
+    library = _library(edition)
+    used: set[Path] = set()
+    for name in names:
+        template, _ = library.get(name)
+        if template is None:
+            return own  # the build reports why; meanwhile any change may matter
+        used.update(path.resolve() for path in template.files)
+    return [path for path in own if path.suffix != ".yaml" or path.resolve() in used]
 
 
 def dependencies(edition_folder: Path) -> list[Path]:
