@@ -15,8 +15,8 @@ it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
@@ -41,7 +41,7 @@ class Layer:
 
     def display(self, path: Path) -> str:
         """A file's name as problems show it."""
-        if self.folder.resolve() == SHIPPED.resolve():
+        if _real(self.folder) == _real(SHIPPED):
             return f"deckforge/templates/shipped/{path.name}"
         return display_path(path, self.root)
 
@@ -61,10 +61,29 @@ class Template:
     files: list[Path] = field(default_factory=list)
     ref: SourceRef = SourceRef("")
 
+    def copy(self, name: str) -> Template:
+        """A copy under another name, to be changed by a template extending this one."""
+        return Template(
+            name,
+            dict(self.settings),
+            dict(self.colours),
+            dict(self.sizes),
+            {key: style.copy() for key, style in self.styles.items()},
+            [element.copy() for element in self.elements],
+            list(self.files),
+            self.ref,
+        )
+
+
+@lru_cache(maxsize=1024)
+def _real(path: Path) -> Path:
+    """A path with its links resolved (asked for every template every deck reads)."""
+    return path.resolve()
+
 
 def _source_cache_key(path: Path) -> tuple:
     stat = path.stat()
-    return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    return (str(_real(path)), stat.st_mtime_ns, stat.st_size)
 
 
 #: Files read in this process (a template is read once however many decks use it).
@@ -85,7 +104,7 @@ def read(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
     if source is not None:
         if not isinstance(source.data, dict) or source.data.get("kind") != "template":
             problems = [Problem(source.ref(), "a template file starts with 'kind: template'")]
-        elif path.resolve().parent != SHIPPED.resolve():
+        elif _real(path).parent != _real(SHIPPED):
             # deckforge's own templates are checked by its tests, not on every build.
             found = schema_problems(source, "template", quick=False)
             problems = [*found, *hidden_characters(source)]
@@ -169,8 +188,7 @@ class Library:
             parent, problems = self._resolve(parent_name, start, source.ref(("extends",)), chain)
             if parent is None:
                 return None, problems
-            template = copy.deepcopy(parent)
-            template.name = name
+            template = parent.copy(name)
         else:
             template = Template(name)
         template.ref = origin.ref

@@ -45,6 +45,18 @@ class Spec:
         origin = self.origins.get(key)
         return (origin or self.origin).ref
 
+    def copy(self) -> Spec:
+        """A copy that can be changed without changing this one (what a template that
+        extends another changes). Values are replaced, never changed in place, so the
+        tables are copied and the values and places shared."""
+        return Spec(
+            dict(self.data),
+            dict(self.origins),
+            self.origin,
+            [child.copy() for child in self.children],
+            dict(self.key_refs),
+        )
+
     def folder(self, key: str) -> Origin:
         """The origin of a key's value, for paths relative to its file."""
         return self.origins.get(key) or self.origin

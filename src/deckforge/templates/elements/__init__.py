@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from deckforge.errors import SourceRef
@@ -233,8 +234,9 @@ class Element:
             out.append(Transform(self.place.matrix, tuple(ops)))
 
 
+@cache
 def load_all() -> dict[str, type[Element]]:
-    """Every element type, its module imported."""
+    """Every element type, its module imported (once: every template compiled asks)."""
     for info in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{info.name}")
     return REGISTRY
