@@ -11,7 +11,7 @@ from __future__ import annotations
 import colorsys
 import math
 import random
-from functools import cache
+from functools import cache, lru_cache
 
 from deckforge.art import icons
 from deckforge.layout.ops import RGB, Circle, Icon, Polygon, Rect
@@ -40,12 +40,22 @@ def _pool() -> tuple[str, ...]:
     return tuple(code for code in dict.fromkeys(HEROES) if icons.resolve(code))
 
 
+@lru_cache(maxsize=64)
+def _dealt(seed: int) -> tuple[str, ...]:
+    pool = list(_pool())
+    random.Random(seed).shuffle(pool)
+    return tuple(pool)
+
+
 def heroes(seed: int, count: int) -> list[str]:
     """The hero of each of ``count`` pictures: distinct while the pool lasts."""
-    pool = list(_pool())
-    rng = random.Random(seed)
-    rng.shuffle(pool)
-    return [pool[i % len(pool)] for i in range(count)]
+    return [hero(seed, number) for number in range(1, count + 1)]
+
+
+def hero(seed: int, number: int) -> str:
+    """The hero of picture ``number`` (from 1) of a seed, as :func:`heroes` deals them."""
+    dealt = _dealt(seed)
+    return dealt[(number - 1) % len(dealt)]
 
 
 def picture(seed: int, number: int, hero: str, x0: float, y0: float, w: float, h: float) -> list:

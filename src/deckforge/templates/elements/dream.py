@@ -41,6 +41,5 @@ class Dream(Element):
             return []
         if number < 1:
             raise CardError(self.number.ref, f"a picture's number starts at 1, not {number}")
-        hero = dreams.heroes(seed, number)[number - 1]
         p = self.place
-        return dreams.picture(seed, number, hero, p.x, p.y, p.w, p.h)
+        return dreams.picture(seed, number, dreams.hero(seed, number), p.x, p.y, p.w, p.h)
