@@ -13,7 +13,7 @@ import pytest
 from conftest import DECKS
 from deckforge import pipeline
 from deckforge.cli import main
-from deckforge.write import LOCK_NAME
+from deckforge.fsutil import LOCK_NAME
 
 EN = "guess-the-mess-en"
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+
+from deckforge.fsutil import digest, write_atomic
 
 CACHE_NAME = ".deckforge-cache.json"
 _PACKAGES = (
@@ -59,20 +60,6 @@ def _own_code() -> str:
     return total.hexdigest()[:16]
 
 
-def digest(path: Path) -> str:
-    """A file's content hash; a folder's hash covers its files' names and contents."""
-    if path.is_dir():
-        listing = hashlib.sha256()
-        for child in sorted(path.iterdir()):
-            if child.is_file():
-                listing.update(child.name.encode() + b"\0" + digest(child).encode() + b"\0")
-        return "dir:" + listing.hexdigest()
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
-
-
 def fingerprint_of(digests: dict[str, str]) -> str:
     """One hash over the tool versions and the digests of an edition's input files."""
     total = hashlib.sha256(toolchain().encode())
@@ -97,10 +84,7 @@ def load(out_dir: Path) -> dict:
 
 def save(out_dir: Path, data: dict) -> None:
     """Write the cache atomically."""
-    path = out_dir / CACHE_NAME
-    temp = path.with_name(f".{CACHE_NAME}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(temp, path)
+    write_atomic(out_dir / CACHE_NAME, json.dumps(data, indent=1, sort_keys=True))
 
 
 def _output_present(out_dir: Path, record: dict) -> bool:

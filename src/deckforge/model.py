@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import SourceRef
+from deckforge.fsutil import digest
 from deckforge.load import LoadedEdition
 from deckforge.source import Source
 from deckforge.units import CARD_SIZES_MM
@@ -501,8 +502,6 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
 def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
     """Sources (as parsed), the art files cards name, and art folders (their listing
     matters too), each with the digest of its content."""
-    from deckforge.incremental import digest
-
     found: dict[Path, str] = {}
     for source in loaded.all_sources():
         found[source.path] = source.digest

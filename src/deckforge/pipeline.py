@@ -13,7 +13,7 @@ import pickle
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from deckforge import incremental
+from deckforge import fsutil, incremental
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
 from deckforge.layout.cards import lay_out_deck, template_files
 from deckforge.layout.components import lay_out_component
@@ -27,7 +27,7 @@ from deckforge.render import pdf
 from deckforge.text import fonts
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
-from deckforge.write import Output, Progress, locked, write_all, write_manifest
+from deckforge.write import Output, Progress, write_all, write_manifest
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def part_output(
 
         # What the cards are drawn with: the tools, and the edition's own templates.
         drawn_with = incremental.toolchain() + "".join(
-            f";{path}={incremental.digest(path)}" for path in dependencies(edition.folder)
+            f";{path}={fsutil.digest(path)}" for path in dependencies(edition.folder)
         )
         output.entry.update(card_listing(edition, profile, part, cards, drawn_with))
         return output, []
@@ -301,7 +301,7 @@ def _digest(source: tuple, art: list[Path], known: dict[str, str], tools: str) -
     # Pickling is deterministic for these plain frozen dataclasses, and quick.
     total.update(pickle.dumps(source, protocol=5))
     for path in sorted({p.as_posix() for p in art}):
-        found = known.get(path) or incremental.digest(Path(path))
+        found = known.get(path) or fsutil.digest(Path(path))
         total.update(path.encode() + found.encode())
     return total.hexdigest()
 
@@ -388,7 +388,7 @@ def build(
     # rendering, and forked workers then share its memory pages unwritten.
     gc.freeze()
     try:
-        with locked(out_dir):
+        with fsutil.locked(out_dir):
             fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
             pdf.load_icon_cache()
             made = write_all(tasks, out_dir, _make, progress, jobs, accept)
@@ -581,7 +581,7 @@ def _remember(
                 if o.entry["edition"] == edition.id and o.entry["profile"] == profile.id
             ]
             entry["profiles"][profile.id] = {
-                "profile": incremental.digest(profile.path),
+                "profile": fsutil.digest(profile.path),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
             }
         key = manifest.resolve().relative_to(root).as_posix()

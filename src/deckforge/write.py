@@ -8,20 +8,15 @@ interrupted build never leaves a half-written PDF or destroys the previous one.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from deckforge.errors import DeckforgeError
+from deckforge.fsutil import publish, remove_empty, temp_beside, write_atomic
 from deckforge.layout.ops import Document
-
-LOCK_NAME = ".deckforge.lock"
 
 T = TypeVar("T", bound="Task")
 M = TypeVar("M", bound="Made")
@@ -43,71 +38,6 @@ class Output:
     relpath: str
     document: Document
     entry: dict
-
-
-class Busy(DeckforgeError):
-    """Another build is writing to the same output folder."""
-
-
-@contextlib.contextmanager
-def locked(out_dir: Path) -> Iterator[None]:
-    """Hold the output folder's lock for a build; refuse at once if another build has it.
-
-    Temporary files left by a build that was killed outright are removed once the lock
-    is held, since no other build can be writing them then. A build that fails leaves
-    no folder it created behind.
-    """
-    created = _missing_folders(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    handle = open(out_dir / LOCK_NAME, "a+")  # noqa: SIM115 - held for the whole build
-    failed = True
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            created = []  # the folder is another build's
-            raise Busy(
-                f"another deckforge build is writing to {out_dir}/; "
-                "run this one when it has finished"
-            ) from None
-        for stale in out_dir.rglob(".*.tmp"):
-            stale.unlink(missing_ok=True)
-        yield
-        failed = False
-    finally:
-        if failed and created:
-            (out_dir / LOCK_NAME).unlink(missing_ok=True)
-        handle.close()
-        if failed:
-            _remove_empty(created)
-
-
-def _missing_folders(path: Path) -> list[Path]:
-    """The folders that creating ``path`` (with its parents) would make, deepest first."""
-    missing = []
-    while not path.exists() and path != path.parent:
-        missing.append(path)
-        path = path.parent
-    return missing
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    """Remove the folders given (deepest first) that are empty."""
-    for folder in folders:
-        try:
-            folder.rmdir()
-        except OSError:
-            pass  # not empty, or already gone
-
-
-def _temp_beside(target: Path, created: list[Path]) -> Path:
-    """A new private temporary file in the target's folder (made if missing, and added
-    to ``created``)."""
-    created[:0] = _missing_folders(target.parent)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    os.close(handle)
-    return Path(name)
 
 
 class Task(Protocol):
@@ -144,7 +74,7 @@ def write_all(
     try:
         for task in tasks:
             target = out_dir / task.relpath
-            staged.append((_temp_beside(target, created), target))
+            staged.append((temp_beside(target, created), target))
         jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
         if progress:
             progress.start(len(tasks))
@@ -177,24 +107,15 @@ def write_all(
             accept(made)
         for (temp, target), result in zip(staged, made, strict=True):
             if result.written:
-                _publish(temp, target)
+                publish(temp, target)
             else:
                 temp.unlink(missing_ok=True)
         staged.clear()
     finally:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
-        _remove_empty(created)  # folders made for files that were not written
+        remove_empty(created)  # folders made for files that were not written
     return made
-
-
-def _publish(temp: Path, target: Path) -> None:
-    """Move a finished file into place, readable as any file the user makes (temporary
-    files are created private)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temp, 0o666 & ~umask)
-    os.replace(temp, target)
 
 
 def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, str]]) -> Path:
@@ -215,12 +136,5 @@ def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, 
             if (out_dir / str(entry.get("path", ""))).is_file():
                 kept.append(entry)
     merged = sorted(kept + entries, key=lambda e: (e["edition"], e["profile"], e["path"]))
-    temp = _temp_beside(path, [])
-    try:
-        temp.write_text(
-            json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        _publish(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+    write_atomic(path, json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n")
     return path
