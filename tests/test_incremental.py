@@ -54,7 +54,7 @@ def test_a_one_card_edit_rebuilds_only_the_files_of_its_deck(tmp_path):
     places = root / "decks" / "minimal" / "places.yaml"
     places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
     second = build(project, out, profile_names=profiles)
-    assert sorted(e["path"] for e in second.written) == [
+    assert sorted(e.path for e in second.written) == [
         f"minimal-en/{profile}/places.pdf" for profile in profiles
     ]
     assert len(second.unchanged) == 11
@@ -89,7 +89,7 @@ def test_changed_art_with_the_same_name_is_drawn_again(tmp_path):
     build(project, out, profile_names=["printer"])
     Image.new("RGB", (450, 450), (30, 30, 200)).save(folder / "art" / "attic.png")
     again = build(project, out, profile_names=["printer"])
-    assert [e["path"] for e in again.written] == ["minimal-en/printer/places.pdf"]
+    assert [e.path for e in again.written] == ["minimal-en/printer/places.pdf"]
 
 
 def test_parallel_and_single_process_builds_give_the_same_bytes(tmp_path):
@@ -148,13 +148,13 @@ def test_files_found_unchanged_are_not_even_laid_out(tmp_path, monkeypatch):
     second = build(project, out, profile_names=["pnp-a4", "printer"], jobs=1)
     # Laid out once for both profiles; the other decks are known to be unchanged.
     assert laid_out == ["places"]
-    assert sorted(e["path"] for e in second.written) == [
+    assert sorted(e.path for e in second.written) == [
         "minimal-en/pnp-a4/places.pdf",
         "minimal-en/printer/places.pdf",
     ]
     manifest = json.loads((out / "manifest.json").read_text())["outputs"]
     assert {e["path"]: e["pages"] for e in manifest} == {
-        e["path"]: e["pages"] for e in second.written + second.unchanged
+        e.path: e.pages for e in second.written + second.unchanged
     }
     assert len(manifest) == 9  # four decks in two profiles, and one calibration sheet
 
@@ -173,7 +173,7 @@ def test_warnings_of_unchanged_files_are_given_again(tmp_path):
     mess = folder / "mess.yaml"
     mess.write_text(mess.read_text().replace("name: Socks", "name: Odd socks"))
     second = build(project, out, profile_names=["printer"])
-    assert [e["path"] for e in second.written] == ["minimal-en/printer/mess.pdf"]
+    assert [e.path for e in second.written] == ["minimal-en/printer/mess.pdf"]
     assert second.warnings == first.warnings
 
 

@@ -281,7 +281,7 @@ def _build(args: argparse.Namespace) -> int:
         progress.close()
     _report(report.warnings, project.root)
     if not args.quiet:
-        pages = sum(e["pages"] for e in report.written)
+        pages = sum(e.pages for e in report.written)
         count = len(report.written)
         parts = [f"built {count} file{'s' if count != 1 else ''} ({pages} pages)"]
         if report.unchanged:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deckforge import fsutil, incremental
+from deckforge import manifest as build_manifest
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
 from deckforge.layout.cards import lay_out_deck, template_files
 from deckforge.layout.components import lay_out_component
@@ -21,13 +22,14 @@ from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
 from deckforge.load import find_editions, load_edition
+from deckforge.manifest import Entry
 from deckforge.model import Edition, build_edition
 from deckforge.profiles import OutputIntent, Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.text import fonts
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
-from deckforge.write import Output, Progress, write_all, write_manifest
+from deckforge.write import Output, Progress, write_all
 
 
 @dataclass(frozen=True)
@@ -148,18 +150,18 @@ def _output(
 ) -> Output:
     """One file of an edition: its pages and its build-manifest entry."""
     relpath = f"{edition.id}/{profile.id}/{part.id}.pdf"
-    entry = {
-        "edition": edition.id,
-        "locale": edition.locale,
-        "profile": profile.id,
-        "path": relpath,
-        "kind": kind,
-        "deck": part.id,
-        "cards": cards,
-        "pages": len(pages),
-        "trim_mm": [round(trim[0], 2), round(trim[1], 2)],
-        "bleed_mm": round(to_mm(bleed), 3),
-    }
+    entry = Entry(
+        edition=edition.id,
+        locale=edition.locale,
+        profile=profile.id,
+        path=relpath,
+        kind=kind,
+        deck=part.id,
+        cards=cards,
+        pages=len(pages),
+        trim_mm=(round(trim[0], 2), round(trim[1], 2)),
+        bleed_mm=round(to_mm(bleed), 3),
+    )
     document = Document(
         tuple(pages),
         f"{edition.title} – {part.id}",
@@ -197,7 +199,13 @@ def part_output(
         drawn_with = incremental.toolchain() + "".join(
             f";{path}={fsutil.digest(path)}" for path in dependencies(edition.folder)
         )
-        output.entry.update(card_listing(edition, profile, part, cards, drawn_with))
+        listing = card_listing(edition, profile, part, cards, drawn_with)
+        entry = replace(
+            output.entry,
+            card_names=tuple(listing["card_names"]),
+            card_sides=listing.get("card_sides"),
+        )
+        output = replace(output, entry=entry)
         return output, []
     kind, pages, found = lay_out_component(edition, part, profile)
     if not pages:
@@ -230,18 +238,18 @@ def calibration_output(profile: Profile) -> Output:
 
     pages = calibration_pages(profile)
     relpath = f"calibration/{profile.id}.pdf"
-    entry = {
-        "edition": "calibration",
-        "locale": "en",
-        "profile": profile.id,
-        "path": relpath,
-        "kind": "calibration",
-        "deck": "calibration",
-        "cards": 0,
-        "pages": len(pages),
-        "trim_mm": [round(to_mm(pages[0].width), 2), round(to_mm(pages[0].height), 2)],
-        "bleed_mm": 0.0,
-    }
+    entry = Entry(
+        edition="calibration",
+        locale="en",
+        profile=profile.id,
+        path=relpath,
+        kind="calibration",
+        deck="calibration",
+        cards=0,
+        pages=len(pages),
+        trim_mm=(round(to_mm(pages[0].width), 2), round(to_mm(pages[0].height), 2)),
+        bleed_mm=0.0,
+    )
     document = Document(tuple(pages), f"Duplex calibration – {profile.id}")
     return Output(relpath, document, entry)
 
@@ -287,8 +295,8 @@ def check(
 class BuildReport:
     """What a build did."""
 
-    written: list[dict] = field(default_factory=list)
-    unchanged: list[dict] = field(default_factory=list)
+    written: list[Entry] = field(default_factory=list)
+    unchanged: list[Entry] = field(default_factory=list)
     fresh_editions: list[str] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
 
@@ -395,7 +403,7 @@ def build(
             done = [m for m in made if m.entry is not None]
             report.written = [m.entry for m in done if m.written]
             report.unchanged = [m.entry for m in done if not m.written]
-            write_manifest(out_dir, report.written + report.unchanged, rebuilt)
+            build_manifest.write(out_dir, report.written + report.unchanged, rebuilt)
             _remember(cache, out_dir, root, editions, done, profiles, todo)
     finally:
         gc.unfreeze()
@@ -426,7 +434,7 @@ class _Made:
     whether it was written (or found unchanged), and the problems found."""
 
     relpath: str
-    entry: dict | None
+    entry: Entry | None
     hash: str
     written: bool
     problems: tuple[Problem, ...]
@@ -483,15 +491,16 @@ def _make(task: _Task, temp: Path) -> _Made:
         source = made_from(edition, task.profile, part)
         digest = _digest(source, _art_of(part, edition), shop.art, shop.tools)
     record, target = task.record, shop.out_dir / task.relpath
+    known = _recorded_entry(record)
     if (
         not shop.strict
         and record is not None
         and record.get("hash") == digest
-        and isinstance(record.get("entry"), dict)
+        and known is not None
         and target.is_file()
         and target.stat().st_size == record.get("size")
     ):
-        return _Made(task.relpath, record["entry"], digest, False, _warnings_in(record))
+        return _Made(task.relpath, known, digest, False, _warnings_in(record))
     problems: list[Problem] = []
     if edition is None:
         output: Output | None = calibration_output(task.profile)
@@ -510,6 +519,14 @@ def _make(task: _Task, temp: Path) -> _Made:
         return _Made(task.relpath, output.entry, digest, False, tuple(problems))
     pdf.render(output.document, temp)
     return _Made(task.relpath, output.entry, digest, True, tuple(problems))
+
+
+def _recorded_entry(record: dict | None) -> Entry | None:
+    """The manifest entry a build recorded for a file it made, if it can be read."""
+    try:
+        return Entry.from_json((record or {}).get("entry"))
+    except ValueError:
+        return None
 
 
 def _warnings_in(record: dict) -> tuple[Problem, ...]:
@@ -556,7 +573,7 @@ def _remember(
             "size": path.stat().st_size,
             # What the manifest says of the file, and the warnings found making it: a
             # build that finds it unchanged gives both without laying it out.
-            "entry": output.entry,
+            "entry": output.entry.to_json(),
             "warnings": _warning_records(output.problems),
         }
     records = cache.setdefault("editions", {})
@@ -578,7 +595,7 @@ def _remember(
             mine = [
                 o.relpath
                 for o in made
-                if o.entry["edition"] == edition.id and o.entry["profile"] == profile.id
+                if o.entry.edition == edition.id and o.entry.profile == profile.id
             ]
             entry["profiles"][profile.id] = {
                 "profile": fsutil.digest(profile.path),

@@ -54,7 +54,7 @@ def watch(
             result = Round(changed=changed)
             try:
                 report = build(project, out_dir, editions, profiles)
-                result.written = [entry["path"] for entry in report.written]
+                result.written = [entry.path for entry in report.written]
                 result.problems = report.warnings
             except BuildFailed as exc:
                 result.problems = exc.problems

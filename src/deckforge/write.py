@@ -8,15 +8,15 @@ interrupted build never leaves a half-written PDF or destroys the previous one.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from deckforge.fsutil import publish, remove_empty, temp_beside, write_atomic
+from deckforge.fsutil import publish, remove_empty, temp_beside
 from deckforge.layout.ops import Document
+from deckforge.manifest import Entry
 
 T = TypeVar("T", bound="Task")
 M = TypeVar("M", bound="Made")
@@ -37,7 +37,7 @@ class Output:
 
     relpath: str
     document: Document
-    entry: dict
+    entry: Entry
 
 
 class Task(Protocol):
@@ -116,25 +116,3 @@ def write_all(
             temp.unlink(missing_ok=True)
         remove_empty(created)  # folders made for files that were not written
     return made
-
-
-def write_manifest(out_dir: Path, entries: list[dict], replaced: set[tuple[str, str]]) -> Path:
-    """Merge entries into ``manifest.json``: rebuilt (edition, profile) pairs are replaced,
-    other entries kept while their files exist."""
-    path = out_dir / "manifest.json"
-    kept: list[dict] = []
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8")).get("outputs", [])
-        except (ValueError, AttributeError):
-            old = []
-        for entry in old:
-            if not isinstance(entry, dict):
-                continue
-            if (entry.get("edition"), entry.get("profile")) in replaced:
-                continue
-            if (out_dir / str(entry.get("path", ""))).is_file():
-                kept.append(entry)
-    merged = sorted(kept + entries, key=lambda e: (e["edition"], e["profile"], e["path"]))
-    write_atomic(path, json.dumps({"outputs": merged}, indent=2, ensure_ascii=False) + "\n")
-    return path

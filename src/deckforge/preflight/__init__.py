@@ -13,6 +13,7 @@ import struct
 import zlib
 from pathlib import Path
 
+from deckforge import manifest as build_manifest
 from deckforge.errors import DeckforgeError
 from deckforge.preflight import checks, checks_pdfx  # noqa: F401 - they register the checks
 from deckforge.preflight.interpret import Interpreter
@@ -125,17 +126,8 @@ def preflight_file(pdf: Path, entry: dict, ink_limit: float | None = None) -> Re
 def preflight(out_dir: Path, ink_limit: float | None = None) -> list[Report]:
     """Check every output listed in out_dir/manifest.json."""
     out_dir = Path(out_dir)
-    manifest = out_dir / "manifest.json"
-    if not manifest.is_file():
-        raise DeckforgeError(
-            f"{manifest}: no build manifest; run 'deckforge build --out {out_dir}' first"
-        )
-    try:
-        entries = json.loads(manifest.read_text(encoding="utf-8"))["outputs"]
-        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-            raise TypeError("outputs is not a list of entries")
-    except (ValueError, KeyError, TypeError) as error:
-        raise DeckforgeError(f"{manifest}: not a deckforge build manifest ({error})") from None
+    entries = [e.to_json() for e in build_manifest.read(out_dir)]
+    manifest = out_dir / build_manifest.MANIFEST_NAME
     missing = [str(e.get("path")) for e in entries if not (out_dir / str(e.get("path"))).is_file()]
     if missing:
         listed = ", ".join(missing[:5]) + more(len(missing) - 5, "file")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import json
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,6 +20,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PIL import Image
 
+from deckforge import manifest
 from deckforge.errors import DeckforgeError, display_path
 
 POINTS_PER_INCH = 72.0
@@ -37,21 +37,7 @@ Box = tuple[float, float, float, float]  # left, bottom, right, top in PDF point
 def manifest_entries(build_dir: Path) -> list[dict]:
     """The entries of a build folder's ``manifest.json``: every read of the manifest goes
     through here, so that its typed form is one edit away."""
-    path = Path(build_dir) / "manifest.json"
-    if not path.is_file():
-        raise DeckforgeError(
-            f"{display_path(path)}: no build manifest; run `deckforge build --out "
-            f"{display_path(Path(build_dir))}` first"
-        )
-    try:
-        outputs = json.loads(path.read_text(encoding="utf-8"))["outputs"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise DeckforgeError(f"{display_path(path)}: not a deckforge build manifest") from error
-    if not isinstance(outputs, list) or not all(
-        isinstance(e, dict) and isinstance(e.get("path"), str) for e in outputs
-    ):
-        raise DeckforgeError(f"{display_path(path)}: not a deckforge build manifest")
-    return outputs
+    return [entry.to_json() for entry in manifest.read(build_dir)]
 
 
 def manifest_entry(pdf: Path) -> dict | None:

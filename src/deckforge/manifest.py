@@ -1,0 +1,157 @@
+"""The build manifest, ``<out>/manifest.json``: what each file of a build is.
+
+A build writes one :class:`Entry` per file it made or found unchanged, merged with the
+entries of earlier builds into the same folder; exports, previews, preflight and the
+command line read them back through :func:`read`. The file is JSON so that other tools
+can read it too: ``{"outputs": [entry, ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from deckforge.errors import DeckforgeError, display_path
+from deckforge.fsutil import write_atomic
+
+MANIFEST_NAME = "manifest.json"
+
+
+class ManifestError(DeckforgeError):
+    """A build folder without a manifest, or with one deckforge did not write."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file of a build."""
+
+    edition: str
+    locale: str
+    profile: str
+    #: Where the file is, relative to the build folder, with forward slashes.
+    path: str
+    #: What the file holds: cards, score-pad, rulebook, board, pawns or calibration.
+    kind: str
+    #: The id of the deck or component (``calibration`` for a calibration sheet).
+    deck: str
+    #: How many cards it holds (0 for anything but a deck).
+    cards: int
+    pages: int
+    trim_mm: tuple[float, float]
+    bleed_mm: float
+    #: What players call each card, in order (files of cards only).
+    card_names: tuple[str, ...] | None = None
+    #: For a file of one card side per page: a digest of each card's face (``faces``), the
+    #: index of each card's back among the distinct backs (``backs``) and a digest of each
+    #: distinct back (``distinct_backs``); equal digests are equal pages.
+    card_sides: dict | None = None
+
+    def to_json(self) -> dict:
+        """The entry as it is written in the manifest (fields a file has not, left out)."""
+        data = asdict(self)
+        data["trim_mm"] = list(self.trim_mm)
+        for name in _OPTIONAL:
+            if data[name] is None:
+                del data[name]
+            elif name == "card_names":
+                data[name] = list(data[name])
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Entry:
+        """An entry as the manifest holds it; ValueError if it is not one."""
+        if not isinstance(data, dict):
+            raise ValueError("an entry is not a mapping")
+        values = {name: data.get(name) for name in _TYPES}
+        trim = values["trim_mm"]
+        if isinstance(trim, list) and len(trim) == 2 and all(map(_number, trim)):
+            values["trim_mm"] = tuple(trim)
+        for name, wanted in _TYPES.items():
+            value = values[name]
+            if wanted is float:
+                ok = _number(value)
+            else:
+                ok = isinstance(value, wanted) and not isinstance(value, bool)
+            if not ok:
+                raise ValueError(f"an entry's {name!r} is {value!r}")
+        names, sides = data.get("card_names"), data.get("card_sides")
+        if names is not None:
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise ValueError(f"an entry's 'card_names' is {names!r}")
+            values["card_names"] = tuple(names)
+        if sides is not None:
+            if not isinstance(sides, dict):
+                raise ValueError(f"an entry's 'card_sides' is {sides!r}")
+            values["card_sides"] = sides
+        return cls(**values)
+
+
+#: The type of each field in JSON (the trim size: two numbers).
+_TYPES: dict[str, type] = {
+    "edition": str,
+    "locale": str,
+    "profile": str,
+    "path": str,
+    "kind": str,
+    "deck": str,
+    "cards": int,
+    "pages": int,
+    "trim_mm": tuple,
+    "bleed_mm": float,
+}
+
+
+#: The fields only some files have.
+_OPTIONAL = ("card_names", "card_sides")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def read(out_dir: Path) -> list[Entry]:
+    """The entries of a build folder's manifest, in the order written."""
+    path = Path(out_dir) / MANIFEST_NAME
+    if not path.is_file():
+        raise ManifestError(
+            f"{display_path(path)}: no build manifest; run 'deckforge build --out "
+            f"{display_path(Path(out_dir))}' first"
+        )
+    try:
+        outputs = json.loads(path.read_text(encoding="utf-8"))["outputs"]
+        if not isinstance(outputs, list):
+            raise TypeError("'outputs' is not a list")
+        return [Entry.from_json(item) for item in outputs]
+    except (ValueError, KeyError, TypeError) as error:
+        raise ManifestError(
+            f"{display_path(path)}: not a deckforge build manifest ({error})"
+        ) from None
+
+
+def write(out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]]) -> Path:
+    """Merge entries into the manifest: the (edition, profile) pairs in ``replaced`` are
+    the build's own, and entries of other pairs are kept while their files exist."""
+    kept = [
+        entry
+        for entry in _readable(out_dir)
+        if (entry.edition, entry.profile) not in replaced and (out_dir / entry.path).is_file()
+    ]
+    merged = sorted(kept + entries, key=lambda e: (e.edition, e.profile, e.path))
+    text = json.dumps({"outputs": [e.to_json() for e in merged]}, indent=2, ensure_ascii=False)
+    return write_atomic(out_dir / MANIFEST_NAME, text + "\n")
+
+
+def _readable(out_dir: Path) -> list[Entry]:
+    """The entries of an earlier build that can still be read (none if the file cannot)."""
+    try:
+        outputs = json.loads((out_dir / MANIFEST_NAME).read_text(encoding="utf-8"))["outputs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    found = []
+    for item in outputs if isinstance(outputs, list) else []:
+        try:
+            found.append(Entry.from_json(item))
+        except ValueError:
+            continue
+    return found

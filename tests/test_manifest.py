@@ -1,0 +1,73 @@
+"""The build manifest: typed entries read back as they were written, and clear errors for
+a folder without one or with one deckforge did not write."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deckforge import manifest
+from deckforge.manifest import Entry, ManifestError
+
+
+def _entry(path: str, edition: str = "minimal-en", profile: str = "printer") -> Entry:
+    return Entry(edition, "en", profile, path, "cards", "places", 6, 12, (63.5, 88.9), 3.175)
+
+
+def test_entries_are_read_back_as_written(tmp_path):
+    entries = [_entry("minimal-en/printer/places.pdf"), _entry("minimal-en/printer/mess.pdf")]
+    manifest.write(tmp_path, entries, set())
+    assert manifest.read(tmp_path) == sorted(entries, key=lambda e: e.path)
+    written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert written["outputs"][0] == {
+        "edition": "minimal-en",
+        "locale": "en",
+        "profile": "printer",
+        "path": "minimal-en/printer/mess.pdf",
+        "kind": "cards",
+        "deck": "places",
+        "cards": 6,
+        "pages": 12,
+        "trim_mm": [63.5, 88.9],
+        "bleed_mm": 3.175,
+    }
+
+
+def test_entries_of_other_builds_are_kept_while_their_files_exist(tmp_path):
+    kept, gone = _entry("a/pnp-a4/x.pdf", "a", "pnp-a4"), _entry("b/pnp-a4/y.pdf", "b", "pnp-a4")
+    (tmp_path / "a" / "pnp-a4").mkdir(parents=True)
+    (tmp_path / kept.path).write_bytes(b"%PDF")
+    manifest.write(tmp_path, [kept, gone, _entry("c/printer/old.pdf", "c")], set())
+    new = _entry("c/printer/new.pdf", "c")
+    manifest.write(tmp_path, [new], {("c", "printer")})
+    assert manifest.read(tmp_path) == [kept, new]
+
+
+def test_a_folder_without_a_manifest_says_so(tmp_path):
+    with pytest.raises(ManifestError, match="no build manifest; run 'deckforge build --out"):
+        manifest.read(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("{not json", "Expecting property name"),
+        ('{"outputs": {}}', "'outputs' is not a list"),
+        ('{"outputs": [{"path": "x.pdf"}]}', "an entry's 'edition' is None"),
+        ('{"outputs": [1]}', "an entry is not a mapping"),
+    ],
+)
+def test_a_manifest_deckforge_did_not_write_says_what_is_wrong(tmp_path, text, reason):
+    (tmp_path / "manifest.json").write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError, match="not a deckforge build manifest") as error:
+        manifest.read(tmp_path)
+    assert reason in str(error.value)
+
+
+def test_counts_must_be_whole_numbers(tmp_path):
+    data = _entry("x.pdf").to_json()
+    assert Entry.from_json(data) == _entry("x.pdf")
+    for field, value in (("cards", True), ("pages", 2.5), ("trim_mm", [1.0]), ("bleed_mm", "3")):
+        with pytest.raises(ValueError, match=field):
+            Entry.from_json({**data, field: value})
