@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import DECKS, GUESS_THE_MESS_COUNTS, entry
-from deckforge.source import load_yaml
+from deckforge.sources.source import load_yaml
 from deckforge.units import CARD_SIZES_MM, MM, PAPER_SIZES_MM
 
 EN = "guess-the-mess-en"

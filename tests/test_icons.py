@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from conftest import DECKS
 from deckforge.art import icons
 from deckforge.cli import main
-from deckforge.source import load_yaml
+from deckforge.sources.source import load_yaml
 
 EN = "guess-the-mess-en"
 

@@ -16,7 +16,8 @@ from PIL import Image
 
 from deckforge import pipeline
 from deckforge.cli import main
-from deckforge.pipeline import Project, build
+from deckforge.pipeline import build
+from deckforge.sources.load import Project
 
 DATA = Path(__file__).parent / "data" / "minimal"
 

@@ -12,7 +12,7 @@ from fontTools.ttLib import TTFont
 
 from conftest import DECKS, GUESS_THE_MESS_COUNTS
 from deckforge.cli import main
-from deckforge.source import load_yaml
+from deckforge.sources.source import load_yaml
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle, fit, set_line
 from deckforge.text.script import visual_glyphs, visual_line
@@ -145,7 +145,8 @@ def _card_lines(face) -> list[str]:
 def persian_cards():
     from pathlib import Path
 
-    from deckforge.pipeline import Project, check
+    from deckforge.pipeline import check
+    from deckforge.sources.load import Project
 
     laid_out, _, problems = check(
         Project(Path(DECKS)), ["guess-the-mess-fa", "gomaneh-fa"], ["printer"]
@@ -200,8 +201,9 @@ def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
 
     from deckforge.layout.components import lay_out_component
     from deckforge.model import Rulebook
-    from deckforge.pipeline import Project, gather, select_editions
+    from deckforge.pipeline import gather
     from deckforge.profiles import all_profiles
+    from deckforge.sources.load import Project, select_editions
 
     editions, _ = gather(Project(Path(DECKS)), select_editions(Project(Path(DECKS)), [edition]))
     book = next(c for c in editions[0].components if isinstance(c, Rulebook))

@@ -15,8 +15,8 @@ from pathlib import Path
 import fastjsonschema
 import pytest
 
-from deckforge.source import load_yaml
-from deckforge.validate import SCHEMAS, quick_check, validator
+from deckforge.sources.schema import quick_check, schema_names, validator
+from deckforge.sources.source import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(
@@ -57,7 +57,7 @@ REPLACEMENTS = [
 
 
 def _kind(data: object, path: Path) -> str | None:
-    if isinstance(data, dict) and data.get("kind") in SCHEMAS:
+    if isinstance(data, dict) and data.get("kind") in schema_names():
         return data["kind"]
     if path.parent.name == "profiles":
         return "profile"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deckforge.source import parse_yaml
+from deckforge.sources.source import parse_yaml
 
 
 def _load(text: bytes):

@@ -27,6 +27,8 @@ from deckforge.templates.load import SHIPPED, read
 from deckforge.units import mm
 from templates_support import close, flat, lay_out, library, render, text
 
+ROOT = Path(__file__).resolve().parents[1]
+
 W, H = mm(63.5), mm(88.9)
 HEAD = "kind: template\nsize: poker\n"
 
@@ -555,17 +557,16 @@ def test_a_font_file_in_the_project_sets_text_with_the_persian_fallback(tmp_path
 
 def test_the_schema_file_is_generated_from_the_element_registry():
     from deckforge.templates.schema import text as schema_text
-    from deckforge.validate import schemas_dir
 
-    written = (schemas_dir() / "template.schema.json").read_text(encoding="utf-8")
+    written = (ROOT / "schemas" / "template.schema.json").read_text(encoding="utf-8")
     assert written == schema_text(), "run: python -m deckforge.templates.schema > schemas/..."
     assert json.loads(written)["properties"]["kind"] == {"const": "template"}
 
 
 @pytest.mark.parametrize("path", sorted(SHIPPED.glob("*.yaml")), ids=lambda p: p.name)
 def test_shipped_templates_pass_the_schema_and_the_compiled_check_agrees(path: Path):
-    from deckforge.source import load_yaml
-    from deckforge.validate import quick_check, schema_problems
+    from deckforge.sources.schema import quick_check, schema_problems
+    from deckforge.sources.source import load_yaml
 
     source, problems = load_yaml(path, path.name)
     assert problems == [] and list(schema_problems(source, "template", quick=False)) == []

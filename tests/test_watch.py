@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from deckforge.pipeline import Project
+from deckforge.sources.load import Project
 from deckforge.watch import watch
 
 DATA = Path(__file__).parent / "data" / "minimal"

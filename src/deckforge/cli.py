@@ -184,7 +184,8 @@ def _report(problems, root: Path) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import Project, check
+    from deckforge.pipeline import check
+    from deckforge.sources.load import Project
 
     project = Project(args.decks)
     laid_out, _, problems = check(project, args.paths or None)
@@ -259,8 +260,9 @@ def _build(args: argparse.Namespace) -> int:
             )
             print(f"nothing to do: {where} up to date ({time.perf_counter() - started:.2f} s)")
         return 0
-    from deckforge.pipeline import Project, build
+    from deckforge.pipeline import build
     from deckforge.profiles import OutputIntent
+    from deckforge.sources.load import Project
 
     project = Project(args.decks)
     progress = _Progress(args.out, args.quiet)
@@ -297,8 +299,9 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import Project, check
+    from deckforge.pipeline import check
     from deckforge.profiles import all_profiles
+    from deckforge.sources.load import Project
 
     project = Project(args.decks)
     laid_out, _, problems = check(project, None)
@@ -323,7 +326,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _new(args: argparse.Namespace) -> int:
     from deckforge import scaffold
-    from deckforge.pipeline import Project
+    from deckforge.sources.load import Project
 
     project = Project(args.decks)
     if args.what == "edition":
@@ -357,7 +360,8 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import Project, gather, select_editions
+    from deckforge.pipeline import gather
+    from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)
     _, problems = gather(project, select_editions(project, args.paths or None), lint=True)
@@ -369,7 +373,7 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import Project
+    from deckforge.sources.load import Project
     from deckforge.watch import watch
 
     project = Project(args.decks)
@@ -437,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")
         if args.command == "validate" and args.paths:
-            from deckforge.pipeline import Project, select_editions
+            from deckforge.sources.load import Project, select_editions
 
             select_editions(Project(args.decks), args.paths)
         return commands[args.command](args)

@@ -6,10 +6,9 @@ test fails when that file is not what the schemas say.
 
 from __future__ import annotations
 
-import json
 import sys
 
-from deckforge.validate import SCHEMAS, schemas_dir
+from deckforge.sources.schema import document
 
 ORDER = (
     "edition",
@@ -27,21 +26,17 @@ ORDER = (
 )
 
 
-def _load(name: str) -> dict:
-    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
-
-
 def _resolve(node: dict, schema: dict) -> dict:
     ref = node.get("$ref")
     if not ref:
         return node
     file, _, pointer = ref.partition("#")
-    target = _load(file) if file else schema
+    target = document(file) if file else schema
     for part in pointer.strip("/").split("/"):
         if part:
             target = target[part]
     merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-    return _resolve(merged, _load(file) if file else schema)
+    return _resolve(merged, document(file) if file else schema)
 
 
 def _type(node: dict) -> str:
@@ -111,7 +106,7 @@ def reference() -> str:
         "",
     ]
     for kind in ORDER:
-        schema = _load(SCHEMAS[kind])
+        schema = document(kind)
         out += [
             f"## `{kind}`: {schema.get('title', kind)}",
             "",

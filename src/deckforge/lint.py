@@ -12,9 +12,9 @@ import unicodedata
 from collections.abc import Iterator
 
 from deckforge.errors import WARNING, Problem
-from deckforge.load import LoadedEdition
 from deckforge.model import Edition, MessCard, PlaceCard
-from deckforge.validate import _walk_text_maps
+from deckforge.sources.load import LoadedEdition
+from deckforge.sources.rules import text_maps
 
 #: Names longer than this many characters are hard to take in at a glance.
 COMFORTABLE_NAME = 22
@@ -89,7 +89,7 @@ def lint_edition(loaded: LoadedEdition, edition: Edition) -> list[Problem]:
                     )
                 )
     for source in loaded.all_sources():
-        maps = list(_walk_text_maps(source.data))
+        maps = list(text_maps(source.data))
         languages = {lang for _, value in maps for lang in value}
         for path, value in maps:
             for lang in sorted(languages - set(value)):

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from deckforge.errors import SourceRef
 from deckforge.fsutil import digest
-from deckforge.load import LoadedEdition
-from deckforge.source import Source
+from deckforge.sources.load import LoadedEdition
+from deckforge.sources.rules import text_in
+from deckforge.sources.source import Source
 from deckforge.units import CARD_SIZES_MM
 
 
@@ -239,15 +240,6 @@ CREDITS = (
     "Pictures: OpenMoji. All emojis designed by OpenMoji – the open-source emoji and icon "
     "project. License: CC BY-SA 4.0.",
 )
-
-
-def text_in(value: object, locale: str) -> str | None:
-    """A source text in one language: a plain string serves every language."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return value.get(locale)
-    return None
 
 
 def _icon(entry: dict) -> str | None:

@@ -21,58 +21,15 @@ from deckforge.layout.components import lay_out_component
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
-from deckforge.load import find_editions, load_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition, build_edition
 from deckforge.profiles import OutputIntent, Profile, all_profiles
 from deckforge.render import pdf
+from deckforge.sources.load import Project, load_edition, select_editions
 from deckforge.text import fonts
 from deckforge.units import to_mm
 from deckforge.validate import validate_edition
 from deckforge.write import Output, Progress, write_all
-
-
-@dataclass(frozen=True)
-class Project:
-    """Where sources are read from: the decks folder and the project folder around it."""
-
-    decks: Path
-
-    @property
-    def root(self) -> Path:
-        return self.decks.resolve().parent
-
-
-def select_editions(project: Project, names: list[str] | None) -> list[Path]:
-    """Edition manifests to build: all, or those named by id or folder name."""
-    manifests = find_editions(project.decks)
-    if not names:
-        return manifests
-    chosen = []
-    for name in names:
-        path = Path(name)
-        if path.is_file():
-            chosen.append(path)
-            continue
-        if path.is_dir() and (path / "edition.yaml").is_file():
-            chosen.append(path / "edition.yaml")
-            continue
-        matches = [m for m in manifests if m.parent.name == name or _edition_id(m) == name]
-        if not matches:
-            known = ", ".join(sorted(filter(None, (_edition_id(m) for m in manifests))))
-            raise UsageError(f"no edition named '{name}' (known: {known})")
-        chosen.extend(matches)
-    return list(dict.fromkeys(chosen))
-
-
-def _edition_id(manifest: Path) -> str | None:
-    from deckforge.source import load_yaml
-
-    source, _ = load_yaml(manifest, manifest.as_posix())
-    if source is not None and isinstance(source.data, dict):
-        value = source.data.get("id")
-        return value if isinstance(value, str) else None
-    return None
 
 
 def select_profiles(names: list[str] | None) -> list[Profile]:

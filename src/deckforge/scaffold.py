@@ -12,8 +12,7 @@ from pathlib import Path
 import yaml
 
 from deckforge.errors import UsageError
-from deckforge.load import EDITION_FILE
-from deckforge.pipeline import Project, select_editions
+from deckforge.sources.load import EDITION_FILE, Project, select_editions
 
 #: Example places written into a new deck: (id, English, Persian, category).
 EXAMPLES = (

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import BuildFailed, Problem
-from deckforge.pipeline import Project, build
+from deckforge.pipeline import build
+from deckforge.sources.load import Project
 
 
 @dataclass

@@ -8,7 +8,6 @@ what the file's profile promises: its colour mode, its PDF/X version, its ink li
 
 from __future__ import annotations
 
-import json
 import struct
 import zlib
 from pathlib import Path

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from deckforge.errors import BuildFailed, DeckforgeError
 from deckforge.errors import Problem as _Problem
-from deckforge.source import load_yaml
+from deckforge.sources.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, parse_length
 
 FOLDER = Path(__file__).parent
@@ -122,7 +122,7 @@ def _output_intent(data: dict, path: Path) -> OutputIntent:
 @cache
 def all_profiles() -> dict[str, Profile]:
     """Every shipped profile by id."""
-    from deckforge.validate import schema_problems
+    from deckforge.sources.schema import schema_problems
 
     profiles: dict[str, Profile] = {}
     problems: list[_Problem] = []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import RGB, hex_colour
-from deckforge.load import inside
+from deckforge.sources.load import inside
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem, SourceRef
-from deckforge.load import inside
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
+from deckforge.sources.load import inside
 from deckforge.tabular import Cell, Table
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")

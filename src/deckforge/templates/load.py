@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
-from deckforge.source import Source, load_yaml
+from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec
 
 #: deckforge's own templates.
@@ -92,7 +92,8 @@ _READ: dict[tuple, tuple[Source | None, list[Problem]]] = {}
 
 def read(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
     """One template file, read and checked against the schema."""
-    from deckforge.validate import hidden_characters, schema_problems
+    from deckforge.sources.rules import hidden_characters
+    from deckforge.sources.schema import schema_problems
 
     try:
         key = _source_cache_key(path)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from deckforge.errors import Problem, SourceRef, display_path
-from deckforge.source import Source, load_yaml
+from deckforge.errors import Problem, SourceRef, UsageError, display_path
+from deckforge.sources.source import Source, load_yaml
 
 EDITION_FILE = "edition.yaml"
 
@@ -98,3 +98,45 @@ def load_edition(
 def missing(path: Path) -> Problem:
     """The problem of a path given on the command line that does not exist."""
     return Problem(SourceRef(path.as_posix()), "no such file or folder")
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where sources are read from: the decks folder and the project folder around it."""
+
+    decks: Path
+
+    @property
+    def root(self) -> Path:
+        """The project folder: the decks folder's parent."""
+        return self.decks.resolve().parent
+
+
+def select_editions(project: Project, names: list[str] | None) -> list[Path]:
+    """Edition manifests to build: all, or those named by id or folder name."""
+    manifests = find_editions(project.decks)
+    if not names:
+        return manifests
+    chosen = []
+    for name in names:
+        path = Path(name)
+        if path.is_file():
+            chosen.append(path)
+            continue
+        if path.is_dir() and (path / EDITION_FILE).is_file():
+            chosen.append(path / EDITION_FILE)
+            continue
+        matches = [m for m in manifests if m.parent.name == name or _edition_id(m) == name]
+        if not matches:
+            known = ", ".join(sorted(filter(None, (_edition_id(m) for m in manifests))))
+            raise UsageError(f"no edition named '{name}' (known: {known})")
+        chosen.extend(matches)
+    return list(dict.fromkeys(chosen))
+
+
+def _edition_id(manifest: Path) -> str | None:
+    source, _ = load_yaml(manifest, manifest.as_posix())
+    if source is not None and isinstance(source.data, dict):
+        value = source.data.get("id")
+        return value if isinstance(value, str) else None
+    return None

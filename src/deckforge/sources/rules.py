@@ -1,0 +1,177 @@
+"""Rules any source is checked by beyond its schema, and the helpers the kinds' own rules
+are made of: unique values, hidden characters, translations, icons and art paths.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+from deckforge.art import icons
+from deckforge.errors import Problem
+from deckforge.sources.load import inside
+from deckforge.sources.source import Source
+from deckforge.text.script import BIDI_OVERRIDES
+
+
+def text_in(value: object, locale: str) -> str | None:
+    """A source text in one language: a plain string serves every language."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return value.get(locale)
+    return None
+
+
+def _norm(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def unique(
+    source: Source, entries: list, list_key: str, field: str, locale: str | None, what: str
+) -> Iterator[Problem]:
+    """Entries of a list whose ``field`` repeats an earlier one's (texts in ``locale``,
+    compared ignoring case and spacing; ids exactly)."""
+    seen: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        value = entry.get(field)
+        if locale is not None:
+            value = text_in(value, locale)
+        if not isinstance(value, str):
+            continue
+        key = _norm(value) if field != "id" else value
+        path = (list_key, index, field)
+        if key in seen:
+            first = source.ref((list_key, seen[key], field)).line
+            yield Problem(source.ref(path), f"duplicate {what} '{value}' (also at line {first})")
+        else:
+            seen[key] = index
+
+
+def _texts(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _texts(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _texts(v, path + (i,))
+    elif isinstance(data, str):
+        yield path, data
+
+
+#: Control characters (Unicode category Cc) other than tab and newline, and the bidi
+#: overrides.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
+
+
+def hidden_characters(source: Source) -> Iterator[Problem]:
+    """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong."""
+    for path, value in _texts(source.data):
+        found = _HIDDEN.search(value)
+        if found is None:
+            continue
+        ch = found.group()
+        if ch in BIDI_OVERRIDES:
+            yield Problem(
+                source.ref(path),
+                f"contains the invisible direction override U+{ord(ch):04X}; remove it",
+            )
+        else:
+            yield Problem(source.ref(path), f"contains the control character U+{ord(ch):04X}")
+
+
+def text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
+    """Every text given per language (``{en: ..., fa: ...}``) in a source, with its path."""
+    if isinstance(data, dict):
+        if (
+            data
+            and all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data)
+            and all(isinstance(v, str) for v in data.values())
+        ):
+            yield path, data
+            return
+        for k, v in data.items():
+            yield from text_maps(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from text_maps(v, path + (i,))
+
+
+def translation_problems(source: Source, locale: str) -> Iterator[Problem]:
+    """Each language mapping must have the edition's language."""
+    for path, value in text_maps(source.data):
+        if locale not in value:
+            have = ", ".join(sorted(value))
+            yield Problem(source.ref(path), f"missing '{locale}' translation (has {have})")
+
+
+def icon_problems(
+    source: Source, entries: list, list_key: str, distinct: bool
+) -> Iterator[Problem]:
+    """Every icon must be an OpenMoji picture; with ``distinct``, no two entries share one."""
+    first: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        spec = entry.get("icon")
+        if spec is None:
+            continue
+        path = (list_key, index, "icon")
+        code = icons.resolve(spec)
+        if code is None:
+            yield Problem(
+                source.ref(path),
+                f"unknown icon {spec!r}: no OpenMoji picture has "
+                "that code (use a hexcode like 1F9E6 or the emoji)",
+            )
+        elif distinct and code in first:
+            line = source.ref((list_key, first[code], "icon")).line
+            yield Problem(
+                source.ref(path),
+                f"icon {code} is already the picture of "
+                f"'{entries[first[code]]['id']}' (line {line}); "
+                "each item needs its own picture",
+            )
+        else:
+            first.setdefault(code, index)
+
+
+def art_fields(data: dict, list_key: str) -> list[tuple[tuple, str, bool]]:
+    """The art files the entries of a list name: (data path, value, False)."""
+    entries = data.get(list_key) if isinstance(data, dict) else None
+    return [
+        ((list_key, index, "art"), entry["art"], False)
+        for index, entry in enumerate(entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict) and isinstance(entry.get("art"), str)
+    ]
+
+
+def art_problems(
+    source: Source, art: list[tuple[tuple, str, bool]], root: Path
+) -> Iterator[Problem]:
+    """Art paths (data path, value, whether a folder) must name existing files or folders
+    inside the project: no ``..``, absolute paths or links that lead out of it."""
+    for path, value, folder in art:
+        target = source.path.parent / value
+        if Path(value).is_absolute() or not inside(target, root):
+            yield Problem(
+                source.ref(path),
+                f"'{value}' is outside the project folder; art must stay inside it",
+            )
+        elif folder:
+            if not target.is_dir():
+                yield Problem(source.ref(path), f"the art folder '{value}' does not exist")
+        elif not target.is_file():
+            yield Problem(source.ref(path), f"the art file '{value}' does not exist")
+
+
+def dedupe(problems: list[Problem]) -> list[Problem]:
+    """The problems, each (place and message) once."""
+    seen: set[tuple] = set()
+    out = []
+    for p in problems:
+        key = (p.ref, p.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
