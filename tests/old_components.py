@@ -8,6 +8,8 @@ joined its tiles with alignment marks across the join.
 
 from __future__ import annotations
 
+from deckforge.kinds.pawns import Pawns
+from deckforge.kinds.track import Track
 from deckforge.layout.components.sheet import Sheet, palette, set_text
 from deckforge.layout.ops import (
     RGB,
@@ -22,7 +24,7 @@ from deckforge.layout.ops import (
     hex_colour,
     mix,
 )
-from deckforge.model import Edition, Pawns, Track
+from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
 from deckforge.text import fonts

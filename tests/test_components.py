@@ -10,10 +10,11 @@ import pytest
 from PIL import ImageChops, ImageStat
 
 from conftest import DECKS
+from deckforge.kinds.pawns import Pawns
+from deckforge.kinds.track import Track
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.components.track import GLUE, MARGIN
 from deckforge.layout.ops import Document
-from deckforge.model import Pawns, Track
 from deckforge.pipeline import Project, gather, select_editions
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles

@@ -199,8 +199,8 @@ def test_persian_cards_use_persian_digits(built):
 def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     from pathlib import Path
 
+    from deckforge.kinds.rulebook import Rulebook
     from deckforge.layout.components import lay_out_component
-    from deckforge.model import Rulebook
     from deckforge.pipeline import gather
     from deckforge.profiles import all_profiles
     from deckforge.sources.load import Project, select_editions

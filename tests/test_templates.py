@@ -270,7 +270,7 @@ elements:
 
 
 def test_bindings_read_fields_nested_fields_and_the_decks_values(tmp_path):
-    from deckforge.model import Category, PlaceCard
+    from deckforge.kinds.places import Category, PlaceCard
 
     category = Category("home", text("Home"), "#D1495B")
     card = PlaceCard("kitchen", text("Kitchen"), category, None)
@@ -382,7 +382,7 @@ elements:
 
 def test_an_edition_overrides_a_shipped_template_extending_it(tmp_path):
     """The edition's place.yaml extends the shipped one and changes one size and colour."""
-    from deckforge.model import Category, PlaceCard
+    from deckforge.kinds.places import Category, PlaceCard
 
     own = "kind: template\nextends: place\nsizes: {band: 30%h}\ncolours: {category: '#00FF00'}\n"
     lib = library(tmp_path, place=own)
@@ -438,7 +438,7 @@ elements:
 
 
 def test_shipped_place_cards_share_one_face_per_category(tmp_path):
-    from deckforge.model import Category, PlaceCard
+    from deckforge.kinds.places import Category, PlaceCard
 
     home = Category("home", text("Home"), "#D1495B")
     food = Category("food", text("Food"), "#E07A1F")
@@ -458,7 +458,7 @@ def test_shipped_place_cards_share_one_face_per_category(tmp_path):
 
 
 def test_a_rendered_place_card_has_its_colours_where_the_template_puts_them(tmp_path):
-    from deckforge.model import Category, PlaceCard
+    from deckforge.kinds.places import Category, PlaceCard
 
     card = PlaceCard("k", text("Kitchen"), Category("h", text("Home"), "#D1495B"), "1F373")
     (laid,), _ = lay_out(library(tmp_path), [card], "place", "place-back")
@@ -582,7 +582,7 @@ def test_face_of_an_element_that_draws_nothing_is_left_out(tmp_path):
 
 
 def test_a_binding_to_a_field_typed_cards_lack_is_an_error_at_the_binding(tmp_path):
-    from deckforge.model import Category, PlaceCard
+    from deckforge.kinds.places import Category, PlaceCard
 
     card = PlaceCard("k", text("Kitchen"), Category("h", text("Home"), "#D1495B"), None)
     body = "elements:\n  - {name: q, type: text, text: '{category.title}'}\n"

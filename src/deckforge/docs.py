@@ -8,22 +8,8 @@ from __future__ import annotations
 
 import sys
 
+from deckforge.kinds import all_kinds
 from deckforge.sources.schema import document
-
-ORDER = (
-    "edition",
-    "places",
-    "mess",
-    "which-way",
-    "numbered",
-    "blank",
-    "pictures",
-    "score-pad",
-    "rulebook",
-    "track",
-    "pawns",
-    "profile",
-)
 
 
 def _resolve(node: dict, schema: dict) -> dict:
@@ -37,6 +23,12 @@ def _resolve(node: dict, schema: dict) -> dict:
             target = target[part]
     merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
     return _resolve(merged, document(file) if file else schema)
+
+
+def _order() -> list[str]:
+    """The schemas in the order the reference gives them: the edition manifest, every
+    kind of deck and component as they are listed, and print profiles."""
+    return ["edition", *(kind.schema for kind in all_kinds()), "profile"]
 
 
 def _type(node: dict) -> str:
@@ -105,7 +97,7 @@ def reference() -> str:
         "here are errors.",
         "",
     ]
-    for kind in ORDER:
+    for kind in _order():
         schema = document(kind)
         out += [
             f"## `{kind}`: {schema.get('title', kind)}",

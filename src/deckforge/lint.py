@@ -12,7 +12,8 @@ import unicodedata
 from collections.abc import Iterator
 
 from deckforge.errors import WARNING, Problem
-from deckforge.model import Edition, MessCard, PlaceCard
+from deckforge.kinds import deck_kinds
+from deckforge.model import Edition
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import text_maps
 
@@ -49,9 +50,10 @@ def near_duplicates(cards: list) -> Iterator[Problem]:
 def lint_edition(loaded: LoadedEdition, edition: Edition) -> list[Problem]:
     """Every piece of advice for one edition."""
     problems: list[Problem] = []
-    places = [c for d in edition.decks for c in d.cards if isinstance(c, PlaceCard)]
-    items = [c for d in edition.decks for c in d.cards if isinstance(c, MessCard)]
-    for group in (places, items):
+    for kind in deck_kinds().values():
+        if not kind.named:
+            continue
+        group = [card for deck in edition.decks if deck.kind == kind.name for card in deck.cards]
         problems.extend(near_duplicates(group))
         for card in group:
             if len(card.name.value) > COMFORTABLE_NAME:
@@ -65,29 +67,8 @@ def lint_edition(loaded: LoadedEdition, edition: Edition) -> list[Problem]:
                         WARNING,
                     )
                 )
-    if places and items:
-        place_categories = {p.category.id for p in places}
-        suggested = {c for item in items for c in item.suggests}
-        for item in items:
-            if not set(item.suggests) & place_categories:
-                problems.append(
-                    Problem(
-                        item.name.ref,
-                        f"'{item.name.value}' suggests no place in this edition",
-                        WARNING,
-                    )
-                )
-        for place in places:
-            if place.category.id not in suggested:
-                problems.append(
-                    Problem(
-                        place.name.ref,
-                        f"no mess item suggests "
-                        f"'{place.name.value}' (category "
-                        f"'{place.category.id}')",
-                        WARNING,
-                    )
-                )
+    for kind in deck_kinds().values():
+        problems.extend(kind.advice(edition))
     for source in loaded.all_sources():
         maps = list(text_maps(source.data))
         languages = {lang for _, value in maps for lang in value}

@@ -16,19 +16,19 @@ from pathlib import Path
 from deckforge import fsutil, incremental
 from deckforge import manifest as build_manifest
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, UsageError, errors_only
+from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.layout.cards import lay_out_deck, template_files
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document
 from deckforge.manifest import Entry
-from deckforge.model import Edition, build_edition
+from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, all_profiles
 from deckforge.render import pdf
 from deckforge.sources.load import Project, load_edition, select_editions
 from deckforge.text import fonts
 from deckforge.units import to_mm
-from deckforge.validate import validate_edition
 from deckforge.write import Output, Progress, write_all
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from deckforge import templates
 from deckforge.errors import Problem
+from deckforge.kinds.numbered import NumberCard
 from deckforge.layout.ops import Card
-from deckforge.model import Deck, Edition, NumberCard
+from deckforge.model import Deck, Edition
 
 #: The face and back templates of each kind of deck.
 TEMPLATES = {

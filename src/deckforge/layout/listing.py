@@ -12,18 +12,14 @@ import hashlib
 import pickle
 from dataclasses import replace
 
+from deckforge.kinds.blank import BlankCard
+from deckforge.kinds.mess import MessCard
+from deckforge.kinds.numbered import NumberCard
+from deckforge.kinds.pictures import PictureCard
+from deckforge.kinds.places import PlaceCard
+from deckforge.kinds.which_way import WhichWayCard
 from deckforge.layout.ops import Card as LaidCard
-from deckforge.model import (
-    BlankCard,
-    Card,
-    Deck,
-    Edition,
-    MessCard,
-    NumberCard,
-    PictureCard,
-    PlaceCard,
-    WhichWayCard,
-)
+from deckforge.model import Card, Deck, Edition
 from deckforge.text.script import number
 
 

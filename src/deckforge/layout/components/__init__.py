@@ -7,13 +7,17 @@ component's model type to its layout and its ``kind`` in the build manifest.
 from __future__ import annotations
 
 from deckforge.errors import Problem
+from deckforge.kinds.pawns import Pawns
+from deckforge.kinds.rulebook import Rulebook
+from deckforge.kinds.score_pad import ScorePad
+from deckforge.kinds.track import Track
 from deckforge.layout.components.pawns import PawnsDoNotFit, pawns
 from deckforge.layout.components.rulebook import rulebook
 from deckforge.layout.components.score_pad import score_pad
 from deckforge.layout.components.sheet import TextDoesNotFit
 from deckforge.layout.components.track import track
 from deckforge.layout.ops import Page
-from deckforge.model import Edition, Pawns, Rulebook, ScorePad, Track
+from deckforge.model import Edition
 from deckforge.profiles import Profile
 
 #: Each component type: how it is laid out and its ``kind`` in the build manifest.

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckforge.kinds.numbered import PlayerColour
+from deckforge.kinds.pawns import Pawns
 from deckforge.layout import shapes
 from deckforge.layout.components.sheet import Sheet, palette, set_text, sheet_for
 from deckforge.layout.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
-from deckforge.model import Edition, Pawns, PlayerColour
+from deckforge.model import Edition
 from deckforge.profiles import Profile
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle

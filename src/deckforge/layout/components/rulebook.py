@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from deckforge.kinds.rulebook import Block, Rulebook, Section
 from deckforge.layout.components.flow import Flow
 from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
 from deckforge.layout.ops import RGB, WHITE, Page, Rect, Text, mix
-from deckforge.model import Block, Edition, Rulebook, Section
+from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
 from deckforge.text import fonts

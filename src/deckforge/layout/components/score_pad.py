@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckforge.kinds.score_pad import ScorePad
 from deckforge.layout.components.sheet import palette, set_text, sheet_for
 from deckforge.layout.ops import WHITE, Line, Page, Rect, Text, mix
-from deckforge.model import Edition, ScorePad
+from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
 from deckforge.text import fonts
