@@ -10,16 +10,17 @@ import pytest
 from PIL import ImageChops, ImageStat
 
 from conftest import DECKS
+from deckforge.build.pipeline import gather
 from deckforge.kinds.pawns import Pawns
 from deckforge.kinds.track import Track
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.components.track import GLUE, MARGIN
 from deckforge.layout.ops import Document
-from deckforge.pipeline import Project, gather, select_editions
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles
 from deckforge.render import pdf
 from deckforge.render.raster import rasterize
+from deckforge.sources.load import Project, select_editions
 from deckforge.units import mm
 from old_components import _pawns as old_pawns
 from old_components import _score_track as old_track

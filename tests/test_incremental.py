@@ -14,9 +14,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from deckforge import pipeline
+from deckforge.build import run
+from deckforge.build.pipeline import build
 from deckforge.cli import main
-from deckforge.pipeline import build
 from deckforge.sources.load import Project
 
 DATA = Path(__file__).parent / "data" / "minimal"
@@ -137,13 +137,13 @@ def test_files_found_unchanged_are_not_even_laid_out(tmp_path, monkeypatch):
     project, out = Project(root / "decks"), root / "build"
     build(project, out, profile_names=["pnp-a4", "printer"], jobs=1)
     laid_out = []
-    real = pipeline.lay_out_deck
+    real = run.lay_out_deck
 
     def counting(edition, deck):
         laid_out.append(deck.id)
         return real(edition, deck)
 
-    monkeypatch.setattr(pipeline, "lay_out_deck", counting)
+    monkeypatch.setattr(run, "lay_out_deck", counting)
     places = root / "decks" / "minimal" / "places.yaml"
     places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
     second = build(project, out, profile_names=["pnp-a4", "printer"], jobs=1)

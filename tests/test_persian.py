@@ -145,7 +145,7 @@ def _card_lines(face) -> list[str]:
 def persian_cards():
     from pathlib import Path
 
-    from deckforge.pipeline import check
+    from deckforge.build.pipeline import check
     from deckforge.sources.load import Project
 
     laid_out, _, problems = check(
@@ -199,9 +199,9 @@ def test_persian_cards_use_persian_digits(built):
 def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     from pathlib import Path
 
+    from deckforge.build.pipeline import gather
     from deckforge.kinds.rulebook import Rulebook
     from deckforge.layout.components import lay_out_component
-    from deckforge.pipeline import gather
     from deckforge.profiles import all_profiles
     from deckforge.sources.load import Project, select_editions
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DECKS
-from deckforge import pipeline
+from deckforge.build import run
 from deckforge.cli import main
 from deckforge.fsutil import LOCK_NAME
 
@@ -66,7 +66,7 @@ def test_a_build_failing_mid_write_keeps_every_previous_output(
 ):
     before = _snapshot(good_build)
     calls = {"n": 0}
-    real = pipeline.pdf.render
+    real = run.pdf.render
 
     def flaky(document, path):
         calls["n"] += 1
@@ -75,7 +75,7 @@ def test_a_build_failing_mid_write_keeps_every_previous_output(
             raise failure
         real(document, path)
 
-    monkeypatch.setattr(pipeline.pdf, "render", flaky)
+    monkeypatch.setattr(run.pdf, "render", flaky)
     assert main(_args(good_build)) == code
     assert calls["n"] == 4
     assert _snapshot(good_build) == before
@@ -125,13 +125,13 @@ def test_built_files_get_the_permissions_the_users_umask_gives(tmp_path):
 
 
 def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path, monkeypatch):
-    real = pipeline.pdf.render
+    real = run.pdf.render
 
     def failing(document, path):
         real(document, path)
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(pipeline.pdf, "render", failing)
+    monkeypatch.setattr(run.pdf, "render", failing)
     out = tmp_path / "new" / "build"
     assert main(_args(out)) == 3
     assert not (tmp_path / "new").exists()

@@ -184,7 +184,7 @@ def _report(problems, root: Path) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import check
+    from deckforge.build.pipeline import check
     from deckforge.sources.load import Project
 
     project = Project(args.decks)
@@ -205,7 +205,7 @@ def _up_to_date(args: argparse.Namespace) -> int | None:
     changed = args.back_offset != (0.0, 0.0) or getattr(args, "output_profile", None)
     if args.force or args.strict or args.edition or changed:
         return None
-    from deckforge import incremental
+    from deckforge.build import cache
 
     manifests = sorted(args.decks.glob("*/edition.yaml"))
     folder = Path(__file__).parent / "profiles"
@@ -213,7 +213,7 @@ def _up_to_date(args: argparse.Namespace) -> int | None:
     profiles = {name: folder / f"{name}.yaml" for name in names}
     if not manifests or not all(path.is_file() for path in profiles.values()):
         return None
-    fresh = incremental.fresh_editions(args.decks.resolve().parent, manifests, args.out, profiles)
+    fresh = cache.fresh_editions(args.decks.resolve().parent, manifests, args.out, profiles)
     return len(manifests) if len(fresh) == len(manifests) else None
 
 
@@ -260,7 +260,7 @@ def _build(args: argparse.Namespace) -> int:
             )
             print(f"nothing to do: {where} up to date ({time.perf_counter() - started:.2f} s)")
         return 0
-    from deckforge.pipeline import build
+    from deckforge.build.pipeline import build
     from deckforge.profiles import OutputIntent
     from deckforge.sources.load import Project
 
@@ -299,7 +299,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import check
+    from deckforge.build.pipeline import check
     from deckforge.profiles import all_profiles
     from deckforge.sources.load import Project
 
@@ -360,11 +360,12 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from deckforge.pipeline import gather
+    from deckforge.build.pipeline import gather
+    from deckforge.lint import lint_edition
     from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)
-    _, problems = gather(project, select_editions(project, args.paths or None), lint=True)
+    _, problems = gather(project, select_editions(project, args.paths or None), lint_edition)
     _report(problems, project.root)
     errors = errors_only(problems)
     advice = len(problems) - len(errors)

@@ -103,11 +103,11 @@ def export(args: argparse.Namespace) -> int:
 
 def _recorded_warnings(out: Path) -> dict[str, list[str]]:
     """The warnings the builds in ``out`` found, by output path, as they were printed."""
-    from deckforge import incremental
+    from deckforge.build import cache
     from deckforge.errors import WARNING, SourceRef
 
     found: dict[str, list[str]] = {}
-    for path, record in incremental.load(out).get("outputs", {}).items():
+    for path, record in cache.load(out).get("outputs", {}).items():
         for item in record.get("warnings", []) if isinstance(record, dict) else []:
             try:
                 ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
@@ -128,7 +128,8 @@ def preview(args: argparse.Namespace) -> int:
     if _sources_changed(args):
         stale = "the sources have changed since this build: run 'deckforge build'."
         if not args.no_build:
-            from deckforge.pipeline import Project, build
+            from deckforge.build.pipeline import build
+            from deckforge.sources.load import Project
 
             print("the sources have changed since the last build: building first")
             project = Project(args.decks)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckforge.build.pipeline import build
 from deckforge.errors import BuildFailed, Problem
-from deckforge.pipeline import build
 from deckforge.sources.load import Project
 
 

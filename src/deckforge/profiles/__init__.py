@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from deckforge.errors import BuildFailed, DeckforgeError
+from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
 from deckforge.sources.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, parse_length
@@ -167,3 +167,14 @@ def all_profiles() -> dict[str, Profile]:
     if problems:
         raise BuildFailed(problems)
     return profiles
+
+
+def select_profiles(names: list[str] | None) -> list[Profile]:
+    """Profiles to build: all, or those named."""
+    profiles = all_profiles()
+    if not names:
+        return list(profiles.values())
+    unknown = [n for n in names if n not in profiles]
+    if unknown:
+        raise UsageError(f"no profile named '{unknown[0]}' (known: {', '.join(profiles)})")
+    return [profiles[n] for n in dict.fromkeys(names)]

