@@ -53,7 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 docs: $(STAMP)
-	$(BIN)/python -m deckforge.docs > docs/reference.md
+	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md
 	$(BIN)/python -m deckforge.templates.schema > schemas/template.schema.json
 
 # The golden renders pin what every shipped file looks like; after a change that is

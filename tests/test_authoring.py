@@ -158,7 +158,7 @@ def test_bad_indentation_shows_the_line_and_how_to_fix_it(tmp_path, capsys):
 
 
 def test_the_field_reference_is_generated_from_the_schemas():
-    from deckforge.docs import reference
+    from deckforge.authoring.docs import reference
 
     written = (DECKS.parent / "docs" / "reference.md").read_text(encoding="utf-8")
     assert written == reference(), "docs/reference.md is stale: run 'make docs'"

@@ -7,8 +7,8 @@ import threading
 import time
 from pathlib import Path
 
+from deckforge.authoring.watch import watch
 from deckforge.sources.load import Project
-from deckforge.watch import watch
 
 DATA = Path(__file__).parent / "data" / "minimal"
 

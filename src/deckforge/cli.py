@@ -325,7 +325,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    from deckforge import scaffold
+    from deckforge.authoring import scaffold
     from deckforge.sources.load import Project
 
     project = Project(args.decks)
@@ -360,8 +360,8 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
+    from deckforge.authoring.lint import lint_edition
     from deckforge.build.pipeline import gather
-    from deckforge.lint import lint_edition
     from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)
@@ -374,8 +374,8 @@ def _lint(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from deckforge.authoring.watch import watch
     from deckforge.sources.load import Project
-    from deckforge.watch import watch
 
     project = Project(args.decks)
 

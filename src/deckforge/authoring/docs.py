@@ -1,6 +1,6 @@
 """The source field reference, generated from the JSON Schemas so it cannot drift.
 
-``python -m deckforge.docs`` prints it; ``make docs`` writes docs/reference.md, and a
+``python -m deckforge.authoring.docs`` prints it; ``make docs`` writes docs/reference.md, and a
 test fails when that file is not what the schemas say.
 """
 

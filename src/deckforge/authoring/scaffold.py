@@ -7,6 +7,7 @@ can build at once and then replace the examples with their own.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -129,6 +130,26 @@ def new_edition(project: Project, name: str, base: str) -> Path:
         return os.path.relpath((source_manifest.parent / source).resolve(), folder.resolve())
 
     schema = os.path.relpath(project.root / "schemas" / "edition.schema.json", folder)
+    lines = _edition_lines(name, data, schema, places_deck, moved)
+    folder.mkdir(parents=True)
+    (folder / EDITION_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    locales = ("en", "fa") if data["locale"] == "en" else (data["locale"], "en")
+    (folder / "places.yaml").write_text(
+        _places_text(
+            categories,
+            os.path.relpath(project.root / "schemas" / "places.schema.json", folder),
+            locales,
+        ),
+        encoding="utf-8",
+    )
+    return folder
+
+
+def _edition_lines(
+    name: str, data: dict, schema: str, places_deck: dict, moved: Callable[[str], str]
+) -> list[str]:
+    """The lines of a new edition's manifest: the base edition's settings, decks and
+    components, its place deck replaced by the new one."""
     lines = [
         f"# yaml-language-server: $schema={schema}",
         f"# {name}: made from {data['id']} with 'deckforge new edition'. The decks and",
@@ -157,34 +178,20 @@ def new_edition(project: Project, name: str, base: str) -> Path:
             entry["source"] = moved(deck["source"])
         if "back" in deck:
             entry["back"] = deck["back"]
-        lines.append(
-            "  - "
-            + yaml.safe_dump(
-                entry, allow_unicode=True, default_flow_style=True, sort_keys=False, width=1000
-            ).strip()
-        )
+        lines.append(f"  - {_flow(entry)}")
     if data.get("components"):
         lines.append("components:")
         for component in data["components"]:
             entry = {"id": component["id"], "source": moved(component["source"])}
-            lines.append(
-                "  - "
-                + yaml.safe_dump(
-                    entry, allow_unicode=True, default_flow_style=True, sort_keys=False, width=1000
-                ).strip()
-            )
-    folder.mkdir(parents=True)
-    (folder / EDITION_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    locales = ("en", "fa") if data["locale"] == "en" else (data["locale"], "en")
-    (folder / "places.yaml").write_text(
-        _places_text(
-            categories,
-            os.path.relpath(project.root / "schemas" / "places.schema.json", folder),
-            locales,
-        ),
-        encoding="utf-8",
-    )
-    return folder
+            lines.append(f"  - {_flow(entry)}")
+    return lines
+
+
+def _flow(entry: dict) -> str:
+    """A mapping on one line, as YAML's flow style writes it."""
+    return yaml.safe_dump(
+        entry, allow_unicode=True, default_flow_style=True, sort_keys=False, width=1000
+    ).strip()
 
 
 def _kind(path: Path) -> str | None:
