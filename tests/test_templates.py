@@ -524,7 +524,7 @@ def test_extends_problems_name_the_line_of_extends(tmp_path):
 
 
 def test_a_template_error_shows_its_line_with_a_caret(tmp_path, capsys):
-    from deckforge.cli import show
+    from deckforge.cli.show import show
 
     lib = library(tmp_path, t=HEAD + "elements:\n  - {name: a, type: rect, fil: black}\n")
     _, problems = lay_out(lib, [{}], "t")

@@ -1,4 +1,5 @@
-"""The ``export`` and ``preview`` commands: images of a build, and a preview kept current.
+"""What the ``export`` and ``preview`` commands do: images of a build, and a preview
+kept current.
 
 The command line's own module: it joins the build (whether the sources changed since it,
 building again) and the raster outputs, which know nothing of sources.
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import deckforge
 from deckforge.errors import BuildFailed, Problem, UsageError
 
 
@@ -37,7 +39,7 @@ def _built_profiles(out: Path) -> list[str]:
     """The profiles of the build in ``out`` that deckforge still has."""
     from deckforge.render.raster import manifest_entries
 
-    folder = Path(__file__).parent / "profiles"
+    folder = Path(deckforge.__file__).parent / "profiles"
     built = {str(e.get("profile")) for e in manifest_entries(out)}
     return sorted(name for name in built if (folder / f"{name}.yaml").is_file())
 
@@ -54,9 +56,9 @@ def _sources_changed(args: argparse.Namespace) -> bool:
         decks=args.decks,
         out=args.out,
     )
-    from deckforge.cli import _up_to_date
+    from deckforge.cli.commands.build import up_to_date
 
-    return _up_to_date(check) is None
+    return up_to_date(check) is None
 
 
 def _images_progress(what: str):
@@ -137,7 +139,7 @@ def preview(args: argparse.Namespace) -> int:
                 build(project, args.out, None, _built_profiles(args.out), jobs=args.jobs)
                 stale = None
             except BuildFailed as exc:
-                from deckforge.cli import show
+                from deckforge.cli.show import show
 
                 for problem in exc.problems:
                     print(show(problem, project.root), file=sys.stderr)

@@ -1,0 +1,1 @@
+"""One module per command: ``NAME``, ``HELP``, ``arguments(parser)`` and ``run(args)``."""

@@ -1,0 +1,42 @@
+"""The command line's grammar: the options every command takes, and each command's own
+from its module (``NAME``, ``HELP``, ``arguments(parser)`` and ``run(args)``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from deckforge import __version__
+from deckforge.cli.commands import (
+    build,
+    export,
+    lint,
+    listing,
+    new,
+    preflight,
+    preview,
+    validate,
+    watch,
+)
+
+#: The commands, in the order ``deckforge --help`` lists them.
+COMMANDS = (validate, build, listing, export, preview, preflight, lint, watch, new)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The parser of a ``deckforge`` command line; ``args.run(args)`` runs the command."""
+    top = argparse.ArgumentParser(
+        prog="deckforge",
+        description="Turn card-game content written in YAML into print-ready PDFs.",
+    )
+    top.add_argument("--version", action="version", version=f"deckforge {__version__}")
+    top.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    top.add_argument(
+        "--decks", type=Path, default=Path("decks"), help="folder of editions (default: ./decks)"
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        own = sub.add_parser(command.NAME, help=command.HELP)
+        command.arguments(own)
+        own.set_defaults(run=command.run)
+    return top
