@@ -26,7 +26,6 @@ def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
             profiles=["printer"],
             on_round=rounds.append,
             stop=stop,
-            interval=0.05,
         ),
     )
     thread.start()

@@ -1,4 +1,9 @@
-"""Watch mode: rebuild what a saved change affects, report it, keep going on errors."""
+"""Watch mode: rebuild what a saved change affects, report it, keep going on errors.
+
+Changes are the operating system's file events (inotify, FSEvents, ReadDirectoryChangesW
+through watchfiles), grouped while a save is still being written, so that an editor's
+save is one rebuild; nothing is scanned while no file changes.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import watchfiles
+
 from deckforge.build.pipeline import build
 from deckforge.errors import BuildFailed, Problem
 from deckforge.sources.load import Project
+
+#: Milliseconds after which the watcher, armed, gives back an empty batch if nothing
+#: changed: the first build starts then, so that a change saved while it runs is seen.
+ARMED_AFTER = 200
 
 
 @dataclass
@@ -23,16 +34,12 @@ class Round:
     seconds: float = 0.0
 
 
-def _snapshot(folder: Path) -> dict[Path, tuple[int, int]]:
-    state: dict[Path, tuple[int, int]] = {}
-    for path in folder.rglob("*"):
-        if path.is_file() and not path.name.startswith("."):
-            try:
-                info = path.stat()
-            except OSError:
-                continue
-            state[path] = (info.st_mtime_ns, info.st_size)
-    return state
+class _Sources(watchfiles.DefaultFilter):
+    """The changes that matter: not to hidden files (an editor's swap and backup files,
+    deckforge's own temporary files), nor to what DefaultFilter leaves out."""
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        return not Path(path).name.startswith(".") and super().__call__(change, path)
 
 
 def watch(
@@ -42,31 +49,29 @@ def watch(
     profiles: list[str] | None = None,
     on_round: Callable[[Round], None] = print,
     stop: threading.Event | None = None,
-    interval: float = 0.5,
 ) -> None:
     """Build, then rebuild whenever a file under the decks folder changes, until ``stop``
     is set (or the process is interrupted)."""
-    stop = stop or threading.Event()
-    state = _snapshot(project.decks.resolve())
-    changed: list[str] = ["(start)"]
-    while True:
-        if changed:
-            started = time.perf_counter()
-            result = Round(changed=changed)
-            try:
-                report = build(project, out_dir, editions, profiles)
-                result.written = [entry.path for entry in report.written]
-                result.problems = report.warnings
-            except BuildFailed as exc:
-                result.problems = exc.problems
-            result.seconds = time.perf_counter() - started
-            on_round(result)
-        if stop.wait(interval):
-            return
-        now = _snapshot(project.decks.resolve())
-        changed = sorted(
-            path.relative_to(project.root).as_posix()
-            for path in set(now) | set(state)
-            if now.get(path) != state.get(path)
-        )
-        state = now
+    folder = project.decks.resolve()
+    changed = ["(start)"]
+    for changes in watchfiles.watch(
+        folder,
+        watch_filter=_Sources(),
+        stop_event=stop or threading.Event(),
+        rust_timeout=ARMED_AFTER,
+        yield_on_timeout=True,
+    ):
+        changed += sorted({Path(path).relative_to(project.root).as_posix() for _, path in changes})
+        if not changed:
+            continue
+        started = time.perf_counter()
+        result = Round(changed=changed)
+        try:
+            report = build(project, out_dir, editions, profiles)
+            result.written = [entry.path for entry in report.written]
+            result.problems = report.warnings
+        except BuildFailed as exc:
+            result.problems = exc.problems
+        result.seconds = time.perf_counter() - started
+        on_round(result)
+        changed = []
