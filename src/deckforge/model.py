@@ -31,20 +31,6 @@ class Art:
     ref: SourceRef
 
 
-class Card(Protocol):
-    """What the card of every kind has: an id, unique within its deck."""
-
-    @property
-    def id(self) -> str: ...
-
-
-class Component(Protocol):
-    """What every component has: an id, unique within its edition."""
-
-    @property
-    def id(self) -> str: ...
-
-
 @dataclass(frozen=True)
 class Deck:
     """A deck as printed: its cards, trim size and back wording."""
@@ -85,3 +71,17 @@ class Edition:
     #: Every file (and art folder) the edition's outputs depend on, with the digest of
     #: its content as read for this build.
     inputs: dict[Path, str] = field(default_factory=dict)
+
+
+class Card(Protocol):
+    """What the card of every kind has: an id, unique within its deck."""
+
+    @property
+    def id(self) -> str: ...
+
+
+class Component(Protocol):
+    """What every component has: an id, unique within its edition."""
+
+    @property
+    def id(self) -> str: ...

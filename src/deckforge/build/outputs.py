@@ -29,25 +29,6 @@ class Output:
     entry: Entry
 
 
-@dataclass(frozen=True)
-class LaidOut:
-    """An edition's cards per deck (the same under every profile)."""
-
-    edition: Edition
-    cards: dict[str, list[Card]]
-
-
-def lay_out(edition: Edition) -> tuple[LaidOut, list[Problem]]:
-    """Every card of every deck (the same under every profile)."""
-    cards: dict[str, list[Card]] = {}
-    problems: list[Problem] = []
-    for deck in edition.decks:
-        laid, found = lay_out_deck(edition, deck)
-        cards[deck.id] = laid
-        problems.extend(found)
-    return LaidOut(edition, cards), problems
-
-
 def _output(
     relpath: str,
     title: str,
@@ -155,3 +136,22 @@ def calibration_output(profile: Profile) -> Output:
     trim = (to_mm(pages[0].width), to_mm(pages[0].height))
     relpath = calibration_path(profile.id)
     return _output(relpath, f"Duplex calibration – {profile.id}", pages, entry, trim, 0.0)
+
+
+@dataclass(frozen=True)
+class LaidOut:
+    """An edition's cards per deck (the same under every profile)."""
+
+    edition: Edition
+    cards: dict[str, list[Card]]
+
+
+def lay_out(edition: Edition) -> tuple[LaidOut, list[Problem]]:
+    """Every card of every deck (the same under every profile)."""
+    cards: dict[str, list[Card]] = {}
+    problems: list[Problem] = []
+    for deck in edition.decks:
+        laid, found = lay_out_deck(edition, deck)
+        cards[deck.id] = laid
+        problems.extend(found)
+    return LaidOut(edition, cards), problems

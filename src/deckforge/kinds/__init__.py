@@ -21,7 +21,7 @@ from deckforge.art import icons
 from deckforge.errors import Problem
 from deckforge.model import Art, Edition, Text
 from deckforge.sources.load import LoadedEdition
-from deckforge.sources.rules import text_in
+from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
 
 
@@ -70,15 +70,19 @@ class Reader:
         return Art(source.path.parent / entry["art"], source.ref(path))
 
 
+@dataclass(frozen=True)
 class Kind:
-    """What every kind says: its name in sources, its schema and where it is listed."""
+    """What every kind says: its name in sources and where it is listed."""
 
     #: The name sources give in ``kind:``.
-    name: str = ""
-    #: The schema its sources are checked against: ``sources/schemas/<schema>.schema.json``.
-    schema: str = ""
+    name: str
     #: Where it stands when kinds are listed (messages naming every kind, the reference).
-    listed: int = 0
+    listed: int
+
+    @property
+    def schema(self) -> str:
+        """The schema its sources are checked against: ``sources/schemas/<name>.schema.json``."""
+        return self.name
 
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         """The problems of a schema-valid source that no schema can find."""
@@ -89,15 +93,22 @@ class Kind:
         return []
 
 
+@dataclass(frozen=True)
 class DeckKind(Kind):
     """A kind of deck: its sources make cards."""
 
     #: Whether its cards have a ``name`` players must take in at a glance (lint advises).
     named: bool = False
+    #: The list of a source whose entries are its cards, one each, if there is one.
+    entries: str = ""
 
     def count(self, data: dict) -> int:
-        """How many cards a schema-valid source makes."""
-        raise NotImplementedError
+        """How many cards a schema-valid source makes: by default one per entry."""
+        return len(data[self.entries])
+
+    def art(self, data: dict) -> list[tuple[tuple, str, bool]]:
+        """The art files its entries name."""
+        return art_fields(data, self.entries) if self.entries else []
 
     def cards(self, source: Source, reader: Reader) -> list:
         """The cards of a validated source, in order."""

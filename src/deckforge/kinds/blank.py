@@ -22,9 +22,6 @@ class BlankCard:
 class Blank(DeckKind):
     """A number of cards alike, each with a prompt and lines to write on."""
 
-    name = schema = "blank"
-    listed = 5
-
     def count(self, data: dict) -> int:
         return data["count"]
 
@@ -37,4 +34,4 @@ class Blank(DeckKind):
         ]
 
 
-KIND = Blank()
+KIND = Blank("blank", listed=5)

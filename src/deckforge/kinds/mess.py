@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from deckforge.errors import WARNING, Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Edition, Text
-from deckforge.sources.rules import art_fields, art_problems, icon_problems, unique
+from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
 
@@ -31,13 +31,6 @@ class MessCard:
 class Mess(DeckKind):
     """Items, each with its own picture and the place categories it suggests."""
 
-    name = schema = "mess"
-    listed = 2
-    named = True
-
-    def count(self, data: dict) -> int:
-        return len(data["items"])
-
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         data = source.data
         yield from unique(source, data["items"], "items", "id", None, "id")
@@ -54,9 +47,6 @@ class Mess(DeckKind):
                             f"unknown place category '{category}'",
                         )
         yield from art_problems(source, self.art(data), checked.root)
-
-    def art(self, data: dict) -> list[tuple[tuple, str, bool]]:
-        return art_fields(data, "items")
 
     def cards(self, source: Source, reader: Reader) -> list[MessCard]:
         return [
@@ -92,4 +82,4 @@ class Mess(DeckKind):
                 )
 
 
-KIND = Mess()
+KIND = Mess("mess", listed=2, entries="items", named=True)

@@ -52,9 +52,6 @@ def player_colours(source: Source, reader: Reader) -> list[PlayerColour]:
 class Numbered(DeckKind):
     """Numbers from one to another, once, or once in each player colour."""
 
-    name = schema = "numbered"
-    listed = 4
-
     def count(self, data: dict) -> int:
         span = data["numbers"]["to"] - data["numbers"]["from"] + 1
         return max(span, 0) * max(len(data.get("colours", [])), 1)
@@ -80,4 +77,4 @@ class Numbered(DeckKind):
         return cards
 
 
-KIND = Numbered()
+KIND = Numbered("numbered", listed=4)

@@ -24,9 +24,6 @@ class Pawns:
 class PawnsKind(ComponentKind):
     """A pawn per player colour of the numbered deck named by ``colours_from``."""
 
-    name = schema = "pawns"
-    listed = 10
-
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         other = checked.sources.get(source.data["colours_from"])
         if other is None or other.data["kind"] != "numbered" or not other.data.get("colours"):
@@ -42,4 +39,4 @@ class PawnsKind(ComponentKind):
         return Pawns(id, label, tuple(player_colours(deck, reader)))
 
 
-KIND = PawnsKind()
+KIND = PawnsKind("pawns", listed=10)

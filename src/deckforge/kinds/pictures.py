@@ -42,9 +42,6 @@ def picture_art(source: Source, data: dict, number: int) -> Art | None:
 class Pictures(DeckKind):
     """A number of generated pictures, or the files of an art folder."""
 
-    name = schema = "pictures"
-    listed = 6
-
     def count(self, data: dict) -> int:
         return data["count"]
 
@@ -63,4 +60,4 @@ class Pictures(DeckKind):
         ]
 
 
-KIND = Pictures()
+KIND = Pictures("pictures", listed=6)

@@ -12,20 +12,11 @@ from dataclasses import dataclass
 from deckforge.errors import WARNING, Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Text
-from deckforge.sources.rules import art_fields, art_problems, icon_problems, unique
+from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
 #: Places one game uses without repeats: six rounds of eight places.
 PLACES_FOR_A_GAME = 48
-
-
-@dataclass(frozen=True)
-class Category:
-    """A kind of place, with its printed name and colour."""
-
-    id: str
-    name: Text
-    colour: str
 
 
 @dataclass(frozen=True)
@@ -39,15 +30,17 @@ class PlaceCard:
     art: Art | None = None
 
 
+@dataclass(frozen=True)
+class Category:
+    """A kind of place, with its printed name and colour."""
+
+    id: str
+    name: Text
+    colour: str
+
+
 class Places(DeckKind):
     """Places in categories, each with a name and an icon or art."""
-
-    name = schema = "places"
-    listed = 1
-    named = True
-
-    def count(self, data: dict) -> int:
-        return len(data["places"])
 
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         data = source.data
@@ -74,9 +67,6 @@ class Places(DeckKind):
                 WARNING,
             )
 
-    def art(self, data: dict) -> list[tuple[tuple, str, bool]]:
-        return art_fields(data, "places")
-
     def cards(self, source: Source, reader: Reader) -> list[PlaceCard]:
         data = source.data
         categories = {
@@ -97,4 +87,4 @@ class Places(DeckKind):
         ]
 
 
-KIND = Places()
+KIND = Places("places", listed=1, entries="places", named=True)

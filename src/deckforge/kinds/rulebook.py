@@ -62,9 +62,6 @@ class Rulebook:
 class RulebookKind(ComponentKind):
     """A title, a subtitle and sections, in the edition's language."""
 
-    name = schema = "rulebook"
-    listed = 8
-
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         if source.data["locale"] != checked.locale:
             yield Problem(
@@ -124,4 +121,4 @@ def _block(source: Source, path: tuple, block: dict) -> Block:
     return Block("steps", steps=steps)
 
 
-KIND = RulebookKind()
+KIND = RulebookKind("rulebook", listed=8)

@@ -24,9 +24,6 @@ class ScorePad:
 class ScorePadKind(ComponentKind):
     """A score sheet: a row per player, columns per round."""
 
-    name = schema = "score-pad"
-    listed = 7
-
     def component(self, id: str, source: Source, reader: Reader) -> ScorePad:
         data = source.data
         return ScorePad(
@@ -43,4 +40,4 @@ class ScorePadKind(ComponentKind):
         )
 
 
-KIND = ScorePadKind()
+KIND = ScorePadKind("score-pad", listed=7)

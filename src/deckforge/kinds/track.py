@@ -25,9 +25,6 @@ class Track:
 class TrackKind(ComponentKind):
     """Spaces numbered from one number to another, over sheets that join edge to edge."""
 
-    name = schema = "track"
-    listed = 9
-
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         if source.data["from"] >= source.data["to"]:
             yield Problem(source.ref(("to",)), "'to' must be greater than 'from'")
@@ -43,4 +40,4 @@ class TrackKind(ComponentKind):
         )
 
 
-KIND = TrackKind()
+KIND = TrackKind("track", listed=9)

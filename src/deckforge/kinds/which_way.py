@@ -31,12 +31,6 @@ class WhichWayCard:
 class WhichWay(DeckKind):
     """Cards of a direction, a distance and the smallest player count they are used with."""
 
-    name = schema = "which-way"
-    listed = 3
-
-    def count(self, data: dict) -> int:
-        return len(data["cards"])
-
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         yield from unique(source, source.data["cards"], "cards", "id", None, "id")
         yield from consistency(source, checked.players)
@@ -90,4 +84,4 @@ def consistency(source: Source, players: tuple[int, int]) -> Iterator[Problem]:
             yield Problem(source.ref(("cards",)), f"no card is used with {n} players")
 
 
-KIND = WhichWay()
+KIND = WhichWay("which-way", listed=3, entries="cards")
