@@ -9,20 +9,7 @@ from __future__ import annotations
 import sys
 
 from deckforge.kinds import all_kinds
-from deckforge.sources.schema import document
-
-
-def _resolve(node: dict, schema: dict) -> dict:
-    ref = node.get("$ref")
-    if not ref:
-        return node
-    file, _, pointer = ref.partition("#")
-    target = document(file) if file else schema
-    for part in pointer.strip("/").split("/"):
-        if part:
-            target = target[part]
-    merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-    return _resolve(merged, document(file) if file else schema)
+from deckforge.sources.schema import inlined
 
 
 def _order() -> list[str]:
@@ -62,8 +49,7 @@ def _type(node: dict) -> str:
     return text + (f" ({', '.join(limits)})" if limits else "")
 
 
-def _rows(node: dict, schema: dict, path: str, required: bool, depth: int = 0) -> list[str]:
-    node = _resolve(node, schema)
+def _rows(node: dict, path: str, required: bool, depth: int = 0) -> list[str]:
     rows = []
     if path:
         note = node.get("description", "")
@@ -77,13 +63,11 @@ def _rows(node: dict, schema: dict, path: str, required: bool, depth: int = 0) -
     if node.get("type") == "object":
         needed = set(node.get("required", []))
         for key, child in node.get("properties", {}).items():
-            rows.extend(
-                _rows(child, schema, f"{path}.{key}" if path else key, key in needed, depth + 1)
-            )
+            rows.extend(_rows(child, f"{path}.{key}" if path else key, key in needed, depth + 1))
     if node.get("type") == "array" and "items" in node:
-        item = _resolve(node["items"], schema)
+        item = node["items"]
         if item.get("type") == "object":
-            rows.extend(_rows(item, schema, f"{path}[]", False, depth + 1)[1:])
+            rows.extend(_rows(item, f"{path}[]", False, depth + 1)[1:])
     return rows
 
 
@@ -98,7 +82,7 @@ def reference() -> str:
         "",
     ]
     for kind in _order():
-        schema = document(kind)
+        schema = inlined(kind)
         out += [
             f"## `{kind}`: {schema.get('title', kind)}",
             "",
@@ -107,7 +91,7 @@ def reference() -> str:
             "| field | type | required | meaning |",
             "|---|---|---|---|",
         ]
-        out += _rows(schema, schema, "", True)
+        out += _rows(schema, "", True)
         out.append("")
     return "\n".join(out)
 

@@ -20,6 +20,8 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 import fastjsonschema
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from deckforge.errors import Problem
 from deckforge.sources.source import Source
@@ -47,31 +49,38 @@ def document(name: str) -> dict:
     return json.loads((_FOLDER / file).read_text(encoding="utf-8"))
 
 
-def _inline(node: object, within: dict, name: str) -> object:
-    """A schema with every $ref replaced by what it points to: validating a 10,000-card
-    deck is then a third quicker, with no reference lookups per card. (The schemas have
-    no recursive references.)"""
+@cache
+def _registry() -> Registry:
+    """Every schema, by its file name: what ``$ref`` names."""
+    return Registry().with_resources(
+        (name + _SUFFIX, Resource.from_contents(document(name), DRAFT202012))
+        for name in schema_names()
+    )
+
+
+def _inline(node: object, resolver) -> object:
+    """A schema with every $ref replaced by what it points to, looked up by ``resolver``
+    (referencing's, for the document ``node`` is in). The schemas have no recursive
+    references."""
     if isinstance(node, list):
-        return [_inline(item, within, name) for item in node]
+        return [_inline(item, resolver) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
-        file, _, pointer = node["$ref"].partition("#")
-        target_doc = document(file) if file else within
-        target = target_doc
-        for part in pointer.strip("/").split("/"):
-            if part:
-                target = target[part]
-        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline(merged, target_doc, file or name)
-    return {key: _inline(value, within, name) for key, value in node.items()}
+        found = resolver.lookup(node["$ref"])
+        merged = {**found.contents, **{k: v for k, v in node.items() if k != "$ref"}}
+        return _inline(merged, found.resolver)
+    return {key: _inline(value, resolver) for key, value in node.items()}
 
 
 @cache
-def _schema(name: str) -> dict:
-    """A schema with its references inlined."""
+def inlined(name: str) -> dict:
+    """A schema with every ``$ref`` replaced by what it points to, its definitions
+    dropped: validating a 10,000-card deck is then a third quicker, with no reference
+    lookups per card, and the field reference reads each field where it is."""
     written = document(name)
-    return _inline({k: v for k, v in written.items() if k != "$defs"}, written, name + _SUFFIX)
+    resolver = _registry().resolver(base_uri=name + _SUFFIX)
+    return _inline({k: v for k, v in written.items() if k != "$defs"}, resolver)  # type: ignore[return-value]
 
 
 @cache
@@ -79,7 +88,7 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
     """The validator of a schema that reports every problem of a source."""
     import jsonschema  # only needed, and only imported, for a source with problems
 
-    return jsonschema.Draft202012Validator(_schema(name))
+    return jsonschema.Draft202012Validator(inlined(name))
 
 
 @cache
@@ -87,7 +96,7 @@ def quick_check(name: str):
     """A function that raises at a source's first schema violation, compiled from the
     schema. The schemas use only keywords that mean the same in draft 7, the newest
     draft fastjsonschema compiles (a test checks both validators agree)."""
-    return fastjsonschema.compile({**_schema(name), "$schema": _DRAFT_7})
+    return fastjsonschema.compile({**inlined(name), "$schema": _DRAFT_7})
 
 
 _DRAFT_7 = "http://json-schema.org/draft-07/schema#"
