@@ -8,7 +8,9 @@ bleed, with TrimBox and BleedBox set.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
 from deckforge.profiles import Profile
@@ -20,6 +22,14 @@ MARK_OFFSET = mm(1.0)
 MARK_LENGTH = mm(5.0)
 #: Marks stop this far from the paper's edge, so readers never "fit to page".
 EDGE_CLEAR = mm(2.5)
+
+
+class _Sheet(Protocol):
+    @property
+    def per_sheet(self) -> int: ...
+
+
+G = TypeVar("G", bound=_Sheet)
 
 
 class ImpositionError(ValueError):
@@ -48,40 +58,44 @@ class Grid:
 
     @property
     def per_sheet(self) -> int:
+        """Cards on a sheet."""
         return self.cols * self.rows
 
 
 def grid_for(profile: Profile, card_w: float, card_h: float) -> Grid:
     """The grid with the most cards on the profile's paper, portrait or landscape."""
-    assert profile.paper is not None
-    best: Grid | None = None
-    for page_w, page_h in (profile.paper, profile.paper[::-1]):
+
+    def grid(page_w: float, page_h: float) -> Grid | None:
         usable_w = page_w - 2 * profile.margin
         usable_h = page_h - 2 * profile.margin
         cols = int((usable_w + profile.gap) // (card_w + profile.gap))
         rows = int((usable_h + profile.gap) // (card_h + profile.gap))
         if cols < 1 or rows < 1:
-            continue
+            return None
         grid_w = cols * card_w + (cols - 1) * profile.gap
         grid_h = rows * card_h + (rows - 1) * profile.gap
-        grid = Grid(
-            page_w,
-            page_h,
-            cols,
-            rows,
-            card_w,
-            card_h,
-            profile.gap,
-            (page_w - grid_w) / 2,
-            (page_h - grid_h) / 2,
-        )
-        if best is None or grid.per_sheet > best.per_sheet:
-            best = grid
+        left, bottom = (page_w - grid_w) / 2, (page_h - grid_h) / 2
+        return Grid(page_w, page_h, cols, rows, card_w, card_h, profile.gap, left, bottom)
+
+    return _most_cards(
+        profile,
+        grid,
+        f"a {mm_text(card_w)} × {mm_text(card_h)} mm card does not fit the "
+        f"{profile.id} paper inside its {mm_text(profile.margin)} mm margins",
+    )
+
+
+def _most_cards(profile: Profile, grid: Callable[[float, float], G | None], why: str) -> G:
+    """Of the grids ``grid`` makes on the profile's paper, upright and turned, the one with
+    the most cards; ImpositionError, saying ``why``, if the cards fit neither way."""
+    assert profile.paper is not None
+    best: G | None = None
+    for page_w, page_h in (profile.paper, profile.paper[::-1]):
+        found = grid(page_w, page_h)
+        if found is not None and (best is None or found.per_sheet > best.per_sheet):
+            best = found
     if best is None:
-        raise ImpositionError(
-            f"a {mm_text(card_w)} × {mm_text(card_h)} mm card does not fit the "
-            f"{profile.id} paper inside its {mm_text(profile.margin)} mm margins"
-        )
+        raise ImpositionError(why)
     return best
 
 
@@ -201,35 +215,29 @@ class FoldGrid:
             self.fold - self.gutter / 2 - (row + 1) * self.card_h,
         )
 
+    @property
+    def per_sheet(self) -> int:
+        """Cards on a sheet (each with its back)."""
+        return self.cols * self.rows
+
 
 def fold_grid_for(profile: Profile, card_w: float, card_h: float) -> FoldGrid:
     """The gutterfold grid with the most cards, the fold across the sheet's width."""
-    assert profile.paper is not None
-    best: FoldGrid | None = None
-    for page_w, page_h in (profile.paper, profile.paper[::-1]):
+
+    def grid(page_w: float, page_h: float) -> FoldGrid | None:
         cols = int((page_w - 2 * profile.margin) // card_w)
         rows = int(((page_h - 2 * profile.margin - profile.gutter) / 2) // card_h)
         if cols < 1 or rows < 1:
-            continue
-        grid = FoldGrid(
-            page_w,
-            page_h,
-            cols,
-            rows,
-            card_w,
-            card_h,
-            (page_w - cols * card_w) / 2,
-            page_h / 2,
-            profile.gutter,
-        )
-        if best is None or cols * rows > best.cols * best.rows:
-            best = grid
-    if best is None:
-        raise ImpositionError(
-            f"a {mm_text(card_w)} × {mm_text(card_h)} mm card and its back do not fit the "
-            f"{profile.id} paper either side of a fold"
-        )
-    return best
+            return None
+        left, fold = (page_w - cols * card_w) / 2, page_h / 2
+        return FoldGrid(page_w, page_h, cols, rows, card_w, card_h, left, fold, profile.gutter)
+
+    return _most_cards(
+        profile,
+        grid,
+        f"a {mm_text(card_w)} × {mm_text(card_h)} mm card and its back do not fit the "
+        f"{profile.id} paper either side of a fold",
+    )
 
 
 def fold_marks(grid: FoldGrid) -> tuple:
@@ -260,7 +268,7 @@ def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
         return []
     grid = fold_grid_for(profile, cards[0].width, cards[0].height)
     marks = fold_marks(grid) if profile.crop_marks else ()
-    per = grid.cols * grid.rows
+    per = grid.per_sheet
     sheets = (len(cards) + per - 1) // per
     pages = []
     for sheet in range(sheets):
