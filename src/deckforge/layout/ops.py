@@ -25,6 +25,17 @@ def hex_colour(value: str) -> RGB:
     return tuple(int(value[i : i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
 
 
+def inks(palette) -> tuple[RGB, RGB, RGB, RGB]:
+    """An edition's palette (:class:`deckforge.model.Palette`) as colours to draw with:
+    ink, paper, accent and dark accent."""
+    return (
+        hex_colour(palette.ink),
+        hex_colour(palette.paper),
+        hex_colour(palette.accent),
+        hex_colour(palette.accent_dark),
+    )
+
+
 def mix(colour: RGB, other: RGB, amount: float) -> RGB:
     """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
     return tuple(a + (b - a) * amount for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deckforge.layout.ops import RGB, Face, Page, Placement, Rect, hex_colour
+from deckforge.layout.ops import RGB, Face, Page, Placement, Rect, inks
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
@@ -70,10 +70,7 @@ class Inks:
 
 def palette(edition: Edition) -> Inks:
     """The edition's palette as RGB colours."""
-    p = edition.palette
-    return Inks(
-        hex_colour(p.ink), hex_colour(p.paper), hex_colour(p.accent), hex_colour(p.accent_dark)
-    )
+    return Inks(*inks(edition.palette))
 
 
 class TextDoesNotFit(Exception):
