@@ -68,14 +68,23 @@ def publish(temp: Path, target: Path) -> None:
     os.replace(temp, target)
 
 
-def write_atomic(target: Path, data: bytes | str) -> Path:
-    """Write ``data`` (text as UTF-8) to ``target`` through a temporary file beside it."""
+@contextlib.contextmanager
+def replacing(target: Path) -> Iterator[Path]:
+    """A temporary file beside ``target``, for a writer that wants a path (an image or
+    font library, pickle); moved onto ``target`` when the block ends, removed if it
+    fails, so a reader never sees a half-written file."""
     temp = temp_beside(target)
     try:
-        temp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        yield temp
         publish(temp, target)
     finally:
         temp.unlink(missing_ok=True)
+
+
+def write_atomic(target: Path, data: bytes | str) -> Path:
+    """Write ``data`` (text as UTF-8) to ``target`` through a temporary file beside it."""
+    with replacing(target) as temp:
+        temp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return target
 
 

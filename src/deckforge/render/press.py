@@ -19,10 +19,11 @@ deckforge's cache folder.
 from __future__ import annotations
 
 import hashlib
-import os
 import struct
 from functools import lru_cache
 from pathlib import Path
+
+from deckforge.fsutil import write_atomic
 
 #: The condition the profile models, as PDF/X output intents name it.
 CONDITION = "FOGRA39"
@@ -328,10 +329,7 @@ def profile_bytes(limit: float) -> bytes:
         pass
     data = make_profile(limit)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temp.write_bytes(data)
-        os.replace(temp, path)
+        write_atomic(path, data)
     except OSError:
         pass  # a profile that cannot be cached is made again next time
     return data

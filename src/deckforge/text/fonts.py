@@ -20,13 +20,14 @@ import hashlib
 import io
 import logging
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+from deckforge.fsutil import write_atomic
 
 REGULAR = "regular"
 BOLD = "bold"
@@ -167,24 +168,13 @@ def cut(instance: Instance) -> bytes:
     return out.getvalue()
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    handle, temp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
-
-
 def _store(path: Path, data: bytes) -> None:
     """Keep an instance in the cache. The checksum goes first: another process that
     finds the font finds its checksum too (instances are the same bytes wherever
     they are made, so any checksum written for this name fits)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomically(_checksum_path(path), hashlib.sha256(data).hexdigest().encode())
-    _write_atomically(path, data)
+    write_atomic(_checksum_path(path), hashlib.sha256(data).hexdigest().encode())
+    write_atomic(path, data)
 
 
 def _verified(path: Path) -> bytes | None:

@@ -8,10 +8,10 @@ the next build.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
 
+from deckforge.fsutil import write_atomic
 from deckforge.text import fonts
 
 #: Each icon's drawing operators by (code, colour key): width, height, operators.
@@ -59,10 +59,6 @@ def save_icon_cache() -> None:
     NEW_ICONS.clear()
     path = _icon_cache_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(temp, "wb") as handle:
-            pickle.dump(dict(ICON_CODE), handle, protocol=5)
-        os.replace(temp, path)
+        write_atomic(path, pickle.dumps(dict(ICON_CODE), protocol=5))
     except OSError:
         pass  # a cache that cannot be written only costs time next build

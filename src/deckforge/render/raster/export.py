@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from deckforge.errors import DeckforgeError
+from deckforge.fsutil import write_atomic
 from deckforge.render.raster.pdfread import (
     SIDES,
     Deck,
@@ -18,7 +19,7 @@ from deckforge.render.raster.pdfread import (
     render,
     side_page,
 )
-from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out, encode_png, write_atomic
+from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out, encode_png
 
 #: Behind the cards of a contact sheet: light enough to print, dark enough to show white edges.
 SHEET_BACKGROUND = (208, 208, 208)

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckforge.fsutil import write_atomic
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
 
 RECORD_NAME = ".deckforge-images.json"
@@ -119,22 +119,6 @@ def encode_jpeg(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="JPEG", quality=90, subsampling=0)
     return buffer.getvalue()
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it onto ``path``, so a
-    reader never sees half a file; the temporary file is removed if writing fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        # mkstemp makes the file private; exports and previews are meant to be shared.
-        os.chmod(name, 0o644)
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
 
 
 # --- running jobs --------------------------------------------------------------------------
