@@ -126,6 +126,17 @@ def fresh_editions(
     return fresh
 
 
+def with_templates(edition: Edition) -> Edition:
+    """The edition with its own templates among its inputs (and the fonts and pictures
+    kept beside them): its outputs depend on them as much as on its sources."""
+    from dataclasses import replace
+
+    from deckforge.templates import dependencies
+
+    found = {path: digest(path) for path in dependencies(edition.folder)}
+    return replace(edition, inputs={**edition.inputs, **found}) if found else edition
+
+
 def made_from(edition: Edition, profile: Profile, part) -> tuple:
     """What the file of one deck or component is a function of (with deckforge's code,
     the tools and the art it draws): the edition's settings, the part's model and the

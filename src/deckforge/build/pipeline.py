@@ -144,6 +144,7 @@ def build(
         # Lay out what is sound as well, so that every problem is reported at once.
         problems = _unique(problems + lay_out_all(editions, profiles)[2])
         raise BuildFailed(errors_only(problems, strict))
+    editions = [cache.with_templates(edition) for edition in editions]
 
     record = {} if force else cache.load(out_dir)
     tasks = plan(editions, profiles, record.get("outputs", {}))

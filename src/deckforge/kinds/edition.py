@@ -177,9 +177,4 @@ def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
         for _, value, _ in kind.art(source.data) if kind else ():
             path = source.path.parent / value
             found[path] = digest(path)
-    from deckforge.templates import dependencies
-
-    # The edition's own templates (and the fonts and pictures kept beside them).
-    for path in dependencies(loaded.folder):
-        found[path] = digest(path)
     return found

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-from deckforge.text.fit import FittedText
+from typing import Protocol
 
 RGB = tuple[float, float, float]
 
@@ -135,7 +134,7 @@ class Text:
     x: float
     top: float
     w: float
-    fitted: FittedText
+    fitted: Fitted
     colour: RGB = BLACK
 
     def baselines(self) -> list[tuple[float, float, object]]:
@@ -165,6 +164,28 @@ class Text:
             for x, y, line in self.baselines()
             for icon in line.icons
         ]
+
+
+class Fitted(Protocol):
+    """Text set to fit a box (:class:`deckforge.text.fit.FittedText`), as far as drawing it
+    needs: its lines top to bottom, each with its ``width``, how they align, the first
+    line's ascent and the distance between baselines. Said here, so that the drawing
+    operations, which text, art and layout all make, depend on none of them."""
+
+    @property
+    def lines(self) -> tuple: ...
+
+    @property
+    def line_height(self) -> float: ...
+
+    @property
+    def ascent(self) -> float: ...
+
+    @property
+    def rtl(self) -> bool: ...
+
+    @property
+    def align(self) -> str: ...
 
 
 @dataclass(frozen=True)
