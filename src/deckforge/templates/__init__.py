@@ -27,7 +27,7 @@ gives the engine three things:
 1. its cards, each a mapping of field name → value (rows of a CSV or XLSX file from
    :mod:`deckforge.tabular`, whose values are :class:`~deckforge.model.Text` with their
    place) or an object with fields (the model's dataclasses, such as
-   :class:`~deckforge.model.PlaceCard`); a field that holds a picture holds an
+   :class:`~deckforge.kinds.places.PlaceCard`); a field that holds a picture holds an
    :class:`~deckforge.model.Art`;
 2. the names of the face and back templates (a kind whose backs differ per card, such
    as player colours, binds the back's colours to a field of the card); the model's
