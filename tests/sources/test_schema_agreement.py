@@ -18,12 +18,12 @@ import pytest
 from deckforge.sources.schema import quick_check, schema_names, validator
 from deckforge.sources.source import load_yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
     [p for p in (ROOT / "decks").rglob("*.yaml")]
     + list((ROOT / "src" / "deckforge" / "profiles").glob("*.yaml"))
     + list((ROOT / "src" / "deckforge" / "templates" / "shipped").glob("*.yaml"))
-    + list((Path(__file__).parent / "data" / "minimal").rglob("*.yaml"))
+    + list((Path(__file__).resolve().parents[1] / "data" / "minimal").rglob("*.yaml"))
 )
 
 #: Values put in place of every value: every JSON type, edges of the usual constraints.

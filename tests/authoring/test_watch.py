@@ -10,7 +10,7 @@ from pathlib import Path
 from deckforge.authoring.watch import watch
 from deckforge.sources.load import Project
 
-DATA = Path(__file__).parent / "data" / "minimal"
+DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"
 
 
 def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):

@@ -19,7 +19,7 @@ from deckforge.build.pipeline import build
 from deckforge.cli import main
 from deckforge.sources.load import Project
 
-DATA = Path(__file__).parent / "data" / "minimal"
+DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"
 
 
 def _project(tmp_path: Path) -> Path:

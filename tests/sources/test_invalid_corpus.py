@@ -22,7 +22,7 @@ import pytest
 
 from deckforge.cli import main
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 CASES = sorted((DATA / "invalid").glob("*.yaml"))
 VALID = sorted((DATA / "valid").glob("*.yaml"))
 

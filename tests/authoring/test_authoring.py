@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from conftest import DECKS
 from deckforge.cli import main
 
-DATA = Path(__file__).parent / "data" / "minimal"
+DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"
 
 
 def test_a_new_user_scaffolds_an_edition_and_builds_their_own_20_places(tmp_path, capsys):
