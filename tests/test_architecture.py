@@ -22,8 +22,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The build folder: atomic writes, the lock, the build manifest.
     ("fsutil", "manifest"),
     # The drawing operations: the plain data that text, art, templates and layout make
-    # and renderers draw. It lives in layout/ but stands above everything that draws.
-    ("layout.ops",),
+    # and renderers draw, and the shapes (player symbols, arrows) made of them. They live
+    # in layout/ but stand above everything that draws.
+    ("layout.ops", "layout.shapes"),
     # Libraries that know nothing of decks: icons and images; text shaping and fitting
     # (which draws icons inline).
     ("art",),

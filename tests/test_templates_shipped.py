@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from deckforge.art import dreams
+from deckforge.build.pipeline import gather
+from deckforge.kinds import deck_kinds
+from deckforge.kinds.numbered import PlayerColour
 from deckforge.layout import cards as card_layout
 from deckforge.layout.ops import Circle, Line, Polygon, Rect
-from deckforge.model import PlayerColour
-from deckforge.pipeline import Project, gather, select_editions
+from deckforge.sources.load import Project, select_editions
 from deckforge.templates import load
 from deckforge.units import mm
-from deckforge.validate import DECK_KINDS
 from templates_support import close, flat, lay_out, library, render, text
 
 W, H = mm(63.5), mm(88.9)
@@ -198,7 +199,7 @@ MARKER = "kind: template\nelements:\n  - {name: marker, type: rect, fill: '#1234
 
 def test_every_shipped_deck_kind_has_templates_for_its_faces_and_backs():
     decks = _shipped_decks()
-    assert {deck.kind for _, deck in decks} == set(DECK_KINDS)
+    assert {deck.kind for _, deck in decks} == set(deck_kinds())
     names = {card_layout.templates_of(deck) for _, deck in decks}
     assert ("number", "number-back") in names and ("player-number", "player-number-back") in names
     for name in {name for pair in names for name in pair}:
