@@ -59,7 +59,8 @@ elements:
      stroke: ink, stroke_width: 2pt, radius: 4pt, dash: [3pt, 1pt]}
 """,
     )
-    assert op == Rect(mm(10), H - 35, 20, 30, (1, 0, 0), op.stroke, 2, 4, (3, 1))
+    paint = {"fill": (1, 0, 0), "stroke": op.stroke, "line_width": 2, "dash": (3, 1)}
+    assert op == Rect(mm(10), H - 35, 20, 30, radius=4, **paint)
     assert op.stroke == pytest.approx((0x1D / 255, 0x1D / 255, 0x2C / 255))
 
 

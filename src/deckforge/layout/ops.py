@@ -51,20 +51,27 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
+@dataclass(frozen=True, kw_only=True)
+class Paint:
+    """How a closed shape is painted: its fill, its outline and the outline's dash
+    pattern (on, off, ... in points; solid when empty). Given by keyword only, after
+    the shape's own geometry."""
+
+    fill: RGB | None = None
+    stroke: RGB | None = None
+    line_width: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
 @dataclass(frozen=True)
-class Rect:
+class Rect(Paint):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
     x: float
     y: float
     w: float
     h: float
-    fill: RGB | None = None
-    stroke: RGB | None = None
-    line_width: float = 0.5
     radius: float = 0.0
-    #: Dash pattern of the outline (on, off, ... in points); solid when empty.
-    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,41 +88,29 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Polygon:
+class Polygon(Paint):
     """A closed shape through points; ``holes`` are cut out (even-odd)."""
 
     points: tuple[tuple[float, float], ...]
-    fill: RGB | None = None
-    stroke: RGB | None = None
-    line_width: float = 0.5
-    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
-class Circle:
+class Circle(Paint):
     """A circle."""
 
     cx: float
     cy: float
     r: float
-    fill: RGB | None = None
-    stroke: RGB | None = None
-    line_width: float = 0.5
-    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
-class Ellipse:
+class Ellipse(Paint):
     """An ellipse filling the box whose lower-left corner is (x, y)."""
 
     x: float
     y: float
     w: float
     h: float
-    fill: RGB | None = None
-    stroke: RGB | None = None
-    line_width: float = 0.5
-    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from deckforge.preflight.measure import (
     RULE_INSET_MM,
     SAFE_INSET_MM,
     Findings,
+    first_page,
     join,
     more,
     paper_name,
@@ -206,12 +207,11 @@ def small_text(f: Findings, t: Target, facts: FileFacts) -> Check:
     if f.smallest is None:
         return Check("small text", OK, "no text")
     if f.small:
-        page = min(f.small)
-        size, texts = f.small[page]
+        page, (size, texts), others = first_page(f.small)
         detail = (
-            f"page {page}: {size:.1f} pt text '{snippet(join(texts))}', "
-            f"below {MIN_TEXT_PT:g} pt{more(len(f.small) - 1)}"
+            f"page {page}: {size:.1f} pt text '{snippet(join(texts))}', below {MIN_TEXT_PT:g} pt"
         )
+        detail += others
         return Check("small text", FAIL, detail, f"set it at {MIN_TEXT_PT:g} pt or more")
     return Check("small text", OK, f"smallest {f.smallest[0]:.1f} pt")
 
@@ -224,13 +224,10 @@ def safe_area(f: Findings, t: Target, facts: FileFacts) -> Check:
     if any(b.trim is None for _, b in f.boxes):
         return Check("safe area", NA, "pages without a TrimBox (see boxes)")
     if f.unsafe:
-        page = min(f.unsafe)
-        reach, texts = f.unsafe[page]
+        page, (reach, texts), others = first_page(f.unsafe)
         where = f"{reach:.1f} mm inside the trim" if reach >= 0 else f"{-reach:.1f} mm beyond it"
-        detail = (
-            f"page {page}: text '{snippet(join(texts))}' reaches {where}, "
-            f"closer than {SAFE_INSET_MM:g} mm{more(len(f.unsafe) - 1)}"
-        )
+        detail = f"page {page}: text '{snippet(join(texts))}' reaches {where}, "
+        detail += f"closer than {SAFE_INSET_MM:g} mm{others}"
         return Check("safe area", FAIL, detail, f"keep text {SAFE_INSET_MM:g} mm inside the trim")
     return Check("safe area", OK, f"all text at least {SAFE_INSET_MM:g} mm inside the trim")
 

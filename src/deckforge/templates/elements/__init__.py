@@ -180,6 +180,14 @@ class Paint:
             self.stroke.of(scope) if self.stroke else None,
         )
 
+    def drawn(self, scope: Scope) -> dict | None:
+        """The paint keywords of a drawing operation (:class:`deckforge.layout.ops.Paint`)
+        on one card; ``None`` when the shape has neither fill nor outline there."""
+        fill, stroke = self.colours(scope)
+        if fill is None and stroke is None:
+            return None
+        return {"fill": fill, "stroke": stroke, "line_width": self.width, "dash": self.dash}
+
 
 class Element:
     """One thing a template draws. Subclasses set ``type`` and ``keys``."""

@@ -23,15 +23,13 @@ class Ellipse(Element):
             self.uses(*(colour.fields if colour else ()))
 
     def ops(self, scope: Scope) -> list:
-        fill, stroke = self.paint.colours(scope)
-        if fill is None and stroke is None:
-            return []
-        return [self.shape(fill, stroke)]
+        paint = self.paint.drawn(scope)
+        return [] if paint is None else [self.shape(paint)]
 
-    def shape(self, fill, stroke):
-        """The operation for one card's colours."""
-        p, paint = self.place, self.paint
-        return EllipseOp(p.x, p.y, p.w, p.h, fill, stroke, paint.width, paint.dash)
+    def shape(self, paint: dict):
+        """The operation for one card's paint."""
+        p = self.place
+        return EllipseOp(p.x, p.y, p.w, p.h, **paint)
 
 
 class Circle(Ellipse):
@@ -40,7 +38,6 @@ class Circle(Ellipse):
     type = "circle"
     description = "The largest circle centred in its box."
 
-    def shape(self, fill, stroke):
-        p, paint = self.place, self.paint
-        r = min(p.w, p.h) / 2
-        return CircleOp(p.x + p.w / 2, p.y + p.h / 2, r, fill, stroke, paint.width, paint.dash)
+    def shape(self, paint: dict):
+        p = self.place
+        return CircleOp(p.x + p.w / 2, p.y + p.h / 2, min(p.w, p.h) / 2, **paint)

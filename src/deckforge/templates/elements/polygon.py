@@ -47,7 +47,5 @@ class Polygon(Element):
         self.points = tuple(points)
 
     def ops(self, scope: Scope) -> list:
-        fill, stroke = self.paint.colours(scope)
-        if fill is None and stroke is None:
-            return []
-        return [PolygonOp(self.points, fill, stroke, self.paint.width, self.paint.dash)]
+        paint = self.paint.drawn(scope)
+        return [] if paint is None else [PolygonOp(self.points, **paint)]

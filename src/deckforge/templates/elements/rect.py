@@ -23,10 +23,8 @@ class Rect(Element):
         self.uses(*(self.paint.stroke.fields if self.paint.stroke else ()))
 
     def ops(self, scope: Scope) -> list:
-        fill, stroke = self.paint.colours(scope)
-        if fill is None and stroke is None:
+        paint = self.paint.drawn(scope)
+        if paint is None:
             return []
         p = self.place
-        return [
-            RectOp(p.x, p.y, p.w, p.h, fill, stroke, self.paint.width, self.radius, self.paint.dash)
-        ]
+        return [RectOp(p.x, p.y, p.w, p.h, radius=self.radius, **paint)]

@@ -50,21 +50,21 @@ class Symbol(Element):
             compiler.problem(spec, "symbol", _unknown(str(spec.data["symbol"])))
 
     def ops(self, scope: Scope) -> list:
-        fill, stroke = self.paint.colours(scope)
-        if self.pattern is None or (fill is None and stroke is None):
+        paint = self.paint.drawn(scope)
+        if self.pattern is None or paint is None:
             return []
         name, where = scope.text(self.pattern)
         if not name:
             return []
         if name not in NAMES:
             raise CardError(where or self.ref, _unknown(name))
-        p, paint = self.place, self.paint
+        p, fill = self.place, paint["fill"]
         if name.startswith("arrow-"):
             op = shapes.arrow(p.x, p.y, p.w, p.h, name.removeprefix("arrow-"), fill)
         else:
             centre = (p.x + p.w / 2, p.y + p.h / 2)
             op = shapes.symbol(name, *centre, min(p.w, p.h), fill)
-        op = replace(op, stroke=stroke, line_width=paint.width, dash=paint.dash)
+        op = replace(op, **paint)
         if p.mirrored and isinstance(op, Polygon):
             axis = 2 * p.x + p.w
             op = replace(op, points=tuple((axis - x, y) for x, y in op.points))
