@@ -42,6 +42,25 @@ class _Value:
     length: bool  # a length (points), or a plain number
 
 
+def _add(op: str, value: _Value, other: _Value) -> _Value:
+    if other.length != value.length:
+        raise LengthError("cannot add a plain number to a length: give it a unit")
+    sign = 1 if op == "+" else -1
+    return _Value(value.number + sign * other.number, value.length)
+
+
+def _multiply(op: str, value: _Value, other: _Value) -> _Value:
+    if op == "*":
+        if value.length and other.length:
+            raise LengthError("cannot multiply two lengths")
+        return _Value(value.number * other.number, value.length or other.length)
+    if other.length:
+        raise LengthError("can only divide by a plain number")
+    if other.number == 0:
+        raise LengthError("division by zero")
+    return _Value(value.number / other.number, value.length)
+
+
 class _Parser:
     def __init__(self, text: str, axis: str, box: Box, names: Mapping[str, float]):
         self.tokens = self._tokenise(text)
@@ -88,33 +107,18 @@ class _Parser:
         return value
 
     def sum(self) -> _Value:
-        value = self.product()
-        while self.peek() in ("+", "-"):
-            op = self.tokens[self.at][1]
-            self.at += 1
-            other = self.product()
-            if other.length != value.length:
-                raise LengthError("cannot add a plain number to a length: give it a unit")
-            sign = 1 if op == "+" else -1
-            value = _Value(value.number + sign * other.number, value.length)
-        return value
+        return self.chain(("+", "-"), self.product, _add)
 
     def product(self) -> _Value:
-        value = self.unary()
-        while self.peek() in ("*", "/"):
+        return self.chain(("*", "/"), self.unary, _multiply)
+
+    def chain(self, ops: tuple[str, str], operand, combine) -> _Value:
+        """Operands joined by left-associative operators of one precedence."""
+        value = operand()
+        while self.peek() in ops:
             op = self.tokens[self.at][1]
             self.at += 1
-            other = self.unary()
-            if op == "*":
-                if value.length and other.length:
-                    raise LengthError("cannot multiply two lengths")
-                value = _Value(value.number * other.number, value.length or other.length)
-            else:
-                if other.length:
-                    raise LengthError("can only divide by a plain number")
-                if other.number == 0:
-                    raise LengthError("division by zero")
-                value = _Value(value.number / other.number, value.length)
+            value = combine(op, value, operand())
         return value
 
     def unary(self) -> _Value:
