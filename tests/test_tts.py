@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from PIL import Image
 
 from conftest import entry
-from deckforge.render.raster import carry_out, read_deck, tts_plan
+from deckforge.render.raster import Sheets, carry_out, read_deck, tts_plan
 from reference import TOLERANCE, all_pages, crop_points, difference, needs_poppler
 
 SCHEMA = json.loads(
@@ -32,10 +32,10 @@ DECKS = [
 ]
 
 
-def _export(built: Path, manifest: list[dict], edition: str, deck: str, folder: Path, **sizes):
+def _export(built: Path, manifest: list[dict], edition: str, deck: str, folder: Path, **limits):
     found = entry(manifest, edition=edition, deck=deck, profile="printer")
     plan = tts_plan(
-        read_deck(built / found["path"], found), folder, f"{edition}-{deck}", deck, **sizes
+        read_deck(built / found["path"], found), folder, f"{edition}-{deck}", deck, Sheets(**limits)
     )
     carry_out([plan])
     saved = json.loads((folder / f"{edition}-{deck}.json").read_text(encoding="utf-8"))

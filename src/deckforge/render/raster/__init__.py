@@ -17,10 +17,11 @@ from deckforge.render.raster.pdfread import (
     read_deck,
 )
 from deckforge.render.raster.preview import preview_site
-from deckforge.render.raster.tts import export_tts, tts_grid, tts_plan
+from deckforge.render.raster.tts import Sheets, export_tts, tts_grid, tts_plan
 from deckforge.render.raster.work import Outcome, carry_out
 
 __all__ = [
+    "Sheets",
     "CardFile",
     "Deck",
     "Outcome",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -185,25 +186,37 @@ def saved_object(
             "Rules": "", "PlayerTurn": "", "LuaScript": "", "ObjectStates": [state]}  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Sheets:
+    """How large a deck's sheets may be: at most ``columns`` × ``rows`` cards (the last
+    slot is the hidden image) and ``max_side`` pixels on a side."""
+
+    columns: int = 10
+    rows: int = 7
+    max_side: int = 4096
+
+    def __post_init__(self) -> None:
+        columns, rows = self.columns, self.rows
+        if columns < 1 or rows < 1 or columns * rows < 2:
+            raise DeckforgeError(
+                f"a TTS sheet of {columns} × {rows} has no room for a card besides the hidden one"
+            )
+        if self.max_side < 1:
+            raise DeckforgeError(f"max_side must be positive, not {self.max_side}")
+
+
 def tts_plan(
     deck: Deck,
     folder: Path,
     name: str,
     title: str,
-    columns: int = 10,
-    rows: int = 7,
-    max_side: int = 4096,
+    sheets: Sheets = Sheets(),
     base_url: str | None = None,
 ) -> Plan:
-    """The sheets, back(s), saved object ``<name>.json`` and its picture ``<name>.png``."""
-    if columns < 1 or rows < 1 or columns * rows < 2:
-        raise DeckforgeError(
-            f"a TTS sheet of {columns} × {rows} has no room for a card besides the hidden one"
-        )
-    if max_side < 1:
-        raise DeckforgeError(f"max_side must be positive, not {max_side}")
+    """The sheets, back(s), saved object ``<name>.json`` and its picture ``<name>.png``;
+    ``base_url``, when given, is where the saved object says the images will be."""
     folder = Path(folder)
-    grid = tts_grid(deck.cards, deck.geometry.trim_size, columns, rows, max_side)
+    grid = tts_grid(deck.cards, deck.geometry.trim_size, *astuple(sheets))
     plan = Plan(folder, TTS_FILES)
     plan.jobs = _sheet_jobs(deck, folder, grid)
     obj = saved_object(deck, plan.jobs, grid, title, name, base_url)
@@ -236,7 +249,7 @@ def export_tts(
     """
     deck = read_deck(pdf)
     name = Path(pdf).stem
-    plan = tts_plan(deck, out_folder, name, name, columns, rows, max_side, base_url)
+    plan = tts_plan(deck, out_folder, name, name, Sheets(columns, rows, max_side), base_url)
     carry_out([plan], processes)
     images = [Path(job.files[0]) for job in plan.jobs[:-1]]
     return [*images, plan.folder / f"{name}.json"]
