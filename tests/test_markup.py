@@ -9,13 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckforge.text import fit as fitter
-from deckforge.text import fonts
+from deckforge.text import fonts, lineface, lines
 from deckforge.text.fit import FitError, TextStyle, fit, measure
 from deckforge.text.inline import ICON_ADVANCE, ICON_HEIGHT
 from deckforge.text.markup import BOLD, ITALIC, OBJECT, has_markup, parse
 
 LATIN = {style: fonts.face("latin", style).name for style in fonts.STYLES}
-ARABIC = {style: fonts.face("arabic", style).name for style in fonts.STYLES}
+#: Lines that hold Arabic script are drawn in one face (see deckforge.text.lineface).
+LINE = {style: lineface.face(style).name for style in (fonts.REGULAR, fonts.BOLD)}
 
 
 def _styles(text: str) -> list[tuple[str, int]]:
@@ -156,10 +157,13 @@ def test_a_bold_word_in_persian_stays_bold_and_in_its_place():
     assert line.logical == "این کلمه مهم است"
     # Drawn left to right: است, مهم (bold), کلمه, این — read right to left.
     words = sorted(line.runs, key=lambda run: -run.offset)
-    assert [_logical_from_visual(run.text) for run in words] == ["این", "کلمه", "مهم", "است"]
-    assert [run.font for run in words] == [ARABIC["regular"]] * 2 + [ARABIC["bold"]] + [
-        ARABIC["regular"]
+    assert [_logical_from_visual(run.text.strip()) for run in words] == [
+        "این",
+        "کلمه",
+        "مهم",
+        "است",
     ]
+    assert [run.font for run in words] == [LINE["regular"]] * 2 + [LINE["bold"]] + [LINE["regular"]]
 
 
 def test_letters_join_across_a_change_of_style():
@@ -169,15 +173,15 @@ def test_letters_join_across_a_change_of_style():
     assert "".join(run.text for run in sorted(split.runs, key=lambda run: run.offset)) == "".join(
         run.text for run in plain.runs
     )
-    assert {run.font for run in split.runs} == {ARABIC["regular"], ARABIC["bold"]}
+    assert {run.font for run in split.runs} == {LINE["regular"], LINE["bold"]}
 
 
 def test_italic_leaves_persian_upright_and_slants_latin_in_it():
     fitted = fit("*کلمه Dixit*", 300, 100, TextStyle(12, 8), "fa")
     runs = fitted.lines[0].runs
-    persian = next(run for run in runs if _logical_from_visual(run.text) == "کلمه")
-    latin = next(run for run in runs if run.text == "Dixit")
-    assert (persian.font, latin.font) == (ARABIC["regular"], LATIN["italic"])
+    persian = next(run for run in runs if _logical_from_visual(run.text.strip()) == "کلمه")
+    latin = next(run for run in runs if run.text.strip() == "Dixit")
+    assert (persian.font, latin.font) == (LINE["regular"], LATIN["italic"])
 
 
 def test_an_icon_in_english_sits_where_it_is_written():
@@ -208,8 +212,8 @@ def test_an_icon_in_persian_sits_at_its_logical_position():
     fitted = fit("اول :sword: دوم", 300, 100, TextStyle(12, 8), "fa")
     line = fitted.lines[0]
     (icon,) = line.icons
-    first = next(run for run in line.runs if _logical_from_visual(run.text) == "اول")
-    second = next(run for run in line.runs if _logical_from_visual(run.text) == "دوم")
+    first = next(run for run in line.runs if _logical_from_visual(run.text.strip()) == "اول")
+    second = next(run for run in line.runs if _logical_from_visual(run.text.strip()) == "دوم")
     # Read right to left: اول, the sword, دوم.
     assert second.offset + second.width < icon.offset < icon.offset + icon.width < first.offset
     assert line.logical == "اول 🗡 دوم"
@@ -304,7 +308,8 @@ def test_marked_up_english_sets_the_same_by_the_shortcut_and_the_general_way(mon
     style = TextStyle(12, 7, fonts.BOLD)
     quick = [fit(text, 110, 400, style, "en") for text in samples]
     fit.cache_clear()
-    monkeypatch.setattr(fitter, "_latin_line", lambda *args: None)
+    monkeypatch.setattr(lines, "_latin_line", lambda *args: None)
+    monkeypatch.setattr(lines, "_marked_latin_line", lambda *args: None)
     try:
         general = [fit(text, 110, 400, style, "en") for text in samples]
     finally:

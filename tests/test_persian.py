@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont
 from conftest import DECKS, GUESS_THE_MESS_COUNTS
 from deckforge.cli import main
 from deckforge.sources.source import load_yaml
-from deckforge.text import fonts
+from deckforge.text import fonts, lineface
 from deckforge.text.fit import TextStyle, fit, set_line
 from deckforge.text.script import visual_glyphs, visual_line
 
@@ -66,29 +66,46 @@ def test_zwnj_breaks_joining_and_draws_an_empty_glyph():
     joined, broken = visual_line("میدهد", True), visual_line("می‌دهد", True)
     assert joined != broken  # the ی before the ZWNJ takes its final form
     line = set_line("می‌دهد", fonts.REGULAR, 12, True)
-    zwnj_runs = [run for run in line.runs if "\u200c" in run.text]
-    assert zwnj_runs and all(run.width == 0 for run in zwnj_runs)
-    face = fonts.face(
-        *next(
-            (family, fonts.REGULAR)
-            for family in fonts.FAMILIES
-            if fonts.face(family).name == zwnj_runs[0].font
-        )
-    )
-    font = TTFont(face.path)
+    # Drawn in place, inside a text object with the letters before it (PDFium drops a
+    # text object that has no extent), in the line's one face.
+    (run,) = [run for run in line.runs if "\u200c" in run.text]
+    assert run.text.index("\u200c") > 0 and run.font == lineface.face(fonts.REGULAR).name
+    assert {r.font for r in line.runs} == {run.font}
+    assert fonts.width("\u200c", run.font, 12) == 0
+    font = TTFont(lineface.face(fonts.REGULAR).path)
     glyph = font["glyf"][font.getBestCmap()[0x200C]]
     assert glyph.numberOfContours == 0, "the face drawing ZWNJ must show nothing"
 
 
-def test_mirrored_brackets_carry_their_source_for_copying():
-    pairs = visual_glyphs("(از ۱ تا ۴)", True)
-    assert pairs[0] == ("(", ")") and pairs[-1] == (")", "(")
+def test_mirrored_brackets_read_as_the_bracket_typed():
+    glyphs = visual_glyphs("(از ۱ تا ۴)", True)
+    assert glyphs[0][:2] == ("(", ")") and glyphs[-1][:2] == (")", "(")
+    # Drawn as the mirror image, read (through /ToUnicode) as the bracket typed.
+    text = "".join(run.text for run in set_line("(از ۱ تا ۴)", fonts.REGULAR, 12, True).runs)
+    first, last = text[0], text[-1]
+    assert lineface.reads_as(ord(first)) == ")" and lineface.reads_as(ord(last)) == "("
+    assert fonts.width(first, lineface.face().name, 12) == fonts.width("(", "NotoSans-Regular", 12)
 
 
-def test_latin_runs_use_a_face_that_has_them():
+def test_latin_inside_persian_keeps_the_latin_faces_glyphs():
     line = set_line("کارت‌های Dixit", fonts.REGULAR, 12, True)
-    latin = [run for run in line.runs if "Dixit" in run.text]
-    assert latin and latin[0].font == fonts.face("latin").name
+    assert all(run.font == lineface.face(fonts.REGULAR).name for run in line.runs)
+    text = "".join(run.text for run in line.runs)
+    assert "Dixit" in text
+    assert all(lineface.default_family(ch) == "latin" for ch in "Dixit")
+
+
+def test_a_right_to_left_mark_keeps_numbers_in_place_for_poppler():
+    # poppler would read "تا ۸ در" as "تا ۸در": a mark of no width, in a text object of
+    # its own, stands left of the number.
+    line = set_line("تا ۸ در", fonts.REGULAR, 12, True)
+    marks = [run for run in line.runs if run.text == "\u200f"]
+    (number,) = [run for run in line.runs if "۸" in run.text]
+    assert len(marks) == 1 and marks[0].width == 0
+    assert number.offset - 0.1 < marks[0].offset < number.offset
+    assert "".join(run.text for run in line.runs if run.text != "\u200f") == visual_line(
+        "تا ۸ در", True
+    )
 
 
 def test_paragraphs_wrap_first_words_first():
@@ -99,8 +116,8 @@ def test_paragraphs_wrap_first_words_first():
     assert " ".join(line.logical for line in fitted.lines) == text
     # Each line is right-aligned and read right to left: its first word is drawn rightmost.
     first = fitted.lines[0]
-    rightmost = max(first.runs, key=lambda run: run.offset)
-    assert _logical_from_visual(rightmost.text) == "در"
+    drawn = "".join(run.text for run in sorted(first.runs, key=lambda run: run.offset))
+    assert _logical_from_visual(drawn.split(" ")[-1]) == "در"
 
 
 def test_a_character_no_font_has_is_an_error_naming_card_and_character(project, capsys):

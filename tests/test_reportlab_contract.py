@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from reportlab.graphics import shapes
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.render.pdf import adapter
+from deckforge.text import fonts
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "deckforge"
 
@@ -51,6 +52,19 @@ def test_every_attribute_the_adapter_names_exists(drawn):
     form = doc.idToObject[pdfdoc.xObjectName("Back")]
     for name in adapter.RELIED_ON["PDFFormXObject"]:
         assert hasattr(form, name), f"ReportLab's PDFFormXObject has no {name}"
+    font = ttfonts.TTFont("Contract", str(fonts.face("latin").path))
+    font.splitString("a", doc)
+    stream = pdfdoc.PDFStream(content="")
+    owners = {
+        "TTFont": font,
+        "TTFont.State": font.state[doc],
+        "TTFontFace": font.face,
+        "ttfonts": ttfonts,
+        "PDFStream": stream,
+    }
+    for owner, value in owners.items():
+        for name in adapter.RELIED_ON[owner]:
+            assert hasattr(value, name), f"ReportLab's {owner} has no {name}"
 
 
 def test_the_shapes_the_adapter_relies_on(drawn):
@@ -109,3 +123,30 @@ def test_private_reportlab_names_appear_in_the_adapter_only():
             if isinstance(node, ast.ImportFrom) and any(a.name in private for a in node.names):
                 found.append(f"{path.relative_to(SRC)}:{node.lineno}: import")
     assert found == []
+
+
+def test_a_reading_font_writes_what_each_character_reads_as(tmp_path):
+    # ReportLab maps each code of a subset to the character drawn; the reading font maps
+    # it to what that character stands for (here: every "a" reads as "b").
+    path = tmp_path / "reading.pdf"
+    latin = fonts.face("latin")
+    font = adapter.reading_font(latin.name, str(latin.path), _a_as_b)
+    c = rl_canvas.Canvas(str(path), invariant=1)
+    doc = adapter.document(c)
+    code = [
+        f"BT 1 0 0 1 10 10 Tm {font.getSubsetInternalName(subset, doc)} 12 Tf ({chars}) Tj ET"
+        for subset, chars in font.splitString("ac", doc)
+    ]
+    adapter.code(c).extend(code)
+    c.showPage()
+    c.save()
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        fonts_used = pdf.pages[0].Resources.Font.values()
+        (cmap,) = [f.ToUnicode.read_bytes().decode() for f in fonts_used if "/ToUnicode" in f]
+    assert "<0062>" in cmap and "<0061>" not in cmap and "<0063>" in cmap
+
+
+def _a_as_b(code: int) -> str:
+    return "b" if chr(code) == "a" else chr(code)

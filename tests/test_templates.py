@@ -540,7 +540,7 @@ def test_a_template_error_shows_its_line_with_a_caret(tmp_path, capsys):
 
 
 def test_a_font_file_in_the_project_sets_text_with_the_persian_fallback(tmp_path):
-    from deckforge.text import fonts
+    from deckforge.text import fonts, lineface
 
     folder = tmp_path / "decks" / "test" / "templates"
     folder.mkdir(parents=True)
@@ -549,7 +549,8 @@ def test_a_font_file_in_the_project_sets_text_with_the_persian_fallback(tmp_path
     (latin,) = one(tmp_path, body, [{"n": text("Kitchen")}])
     assert latin.fitted.lines[0].runs[0].font.startswith("Mine-")
     (persian,) = one(tmp_path, body, [{"n": text("آشپزخانه")}], locale="fa")
-    assert persian.fitted.lines[0].runs[0].font == "NotoSansArabic-Regular"
+    # Drawn as the regular Arabic face, in the face Persian lines are drawn in.
+    assert persian.fitted.lines[0].runs[0].font == lineface.face(fonts.REGULAR).name
     missing = problems_of(tmp_path, body.replace("Mine.ttf", "Gone.ttf"))
     assert missing == [
         "decks/test/templates/t.yaml:4:46: elements[0].font: the file 'Gone.ttf' does not exist"

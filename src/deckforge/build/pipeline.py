@@ -27,7 +27,7 @@ from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
 from deckforge.render import pdf
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
-from deckforge.text import fonts
+from deckforge.text import fonts, lineface
 
 #: Advice on an edition beyond its problems (lint), given its sources and model.
 Advice = Callable[[LoadedEdition, Edition], list[Problem]]
@@ -155,6 +155,7 @@ def build(
     rebuilt |= {("calibration", p.id) for p in profiles}
     with _frozen(), fsutil.locked(out_dir):
         fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
+        lineface.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
         pdf.load_icon_cache()
         made = run_tasks(tasks, out_dir, make, shop, progress, jobs, accept)
         done = [m for m in made if m.entry is not None]

@@ -1,8 +1,8 @@
 """Measuring, wrapping and fitting text into boxes.
 
-Text is wrapped in logical order by measured width, then each line is shaped
-and reordered for display (:func:`deckforge.text.script.visual_order`) and split
-into runs, each in a face that can draw it. Fitting tries sizes from the
+Text is wrapped in logical order by measured width, then each line is shaped,
+reordered for display and split into the runs a renderer draws
+(:func:`deckforge.text.lines.set_line`). Fitting tries sizes from the
 preferred size down to the minimum and takes the first at which the text fits;
 if none does, it raises :class:`FitError` rather than clipping.
 
@@ -15,25 +15,24 @@ always took.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.text import fonts, markup
-from deckforge.text.inline import ICON_ADVANCE, InlineIcon, copied, icon_codes, inline_icon
+from deckforge.text.inline import ICON_ADVANCE
+from deckforge.text.lines import Line, Run, face_for, set_line, style_of
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
-    RLM,
-    ZWNJ,
     drawable,
-    has_arabic,
     is_rtl_locale,
     localise_digits,
     normalise,
     shape,
     visual_order,
 )
+
+__all__ = ["FitError", "FittedText", "Line", "Run", "TextStyle", "fit", "measure", "set_line"]
 
 
 class FitError(ValueError):
@@ -58,38 +57,6 @@ class TextStyle:
 
 
 @dataclass(frozen=True)
-class Run:
-    """Part of a line in one face, in visual order; ``offset`` from the line's left edge.
-
-    ``actual`` holds, per character of ``text``, the logical text it stands for where
-    that differs from what the glyph reads as (a mirrored bracket), else "". ``span``,
-    when set, is the text extraction should read for the whole run: a number or Latin
-    word inside right-to-left text, led by a right-to-left mark so that extractors
-    (pdftotext among them) keep it in its place in the line.
-    """
-
-    text: str
-    font: str
-    offset: float
-    width: float
-    actual: tuple[str, ...] = ()
-    span: str = ""
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line: its logical text (for search and copy), its visual runs and icons.
-
-    ``logical`` is what copying the line gives back: the markup taken out, each inline
-    icon read as its emoji."""
-
-    logical: str
-    runs: tuple[Run, ...]
-    width: float
-    icons: tuple[InlineIcon, ...] = ()
-
-
-@dataclass(frozen=True)
 class FittedText:
     """Text set at one size: lines top to bottom."""
 
@@ -109,31 +76,8 @@ class FittedText:
         return self.ascent - self.descent + (len(self.lines) - 1) * self.line_height
 
 
-def _is_arabic_script(ch: str) -> bool:
-    return (
-        "\u0600" <= ch <= "\u06ff"
-        or "\u0750" <= ch <= "\u077f"
-        or "\ufb50" <= ch <= "\ufdff"
-        or "\ufe70" <= ch <= "\ufeff"
-    )
-
-
-@lru_cache(maxsize=4096)
-def _font_for(ch: str, weight: str) -> str | None:
-    families = ("arabic", "latin") if _is_arabic_script(ch) else ("latin", "arabic")
-    # An italic face lacking a character gives way to the upright face of its weight.
-    for style in dict.fromkeys((weight, fonts.upright(weight))):
-        for family in families:
-            face = fonts.face(family, style)
-            if ord(ch) in face.coverage:
-                return face.name
-    return None
-
-
-@lru_cache(maxsize=64)
-def _style_of(weight: str, bits: int) -> str:
-    """The face style of a character with markup ``bits`` in text set in ``weight``."""
-    return fonts.styled(weight, bool(bits & markup.BOLD), bool(bits & markup.ITALIC))
+_font_for = face_for
+_style_of = style_of
 
 
 def _neutral(ch: str) -> bool:
@@ -239,7 +183,8 @@ def _marked_unit_width(word: str, styles: bytes, weight: str) -> float:
     total = 0.0
     by_style: dict[str, list[str]] = {}
     # Shaped as one word (letters join across a change of style), then measured by style.
-    for ch, _, index in visual_order(word, False):
+    for glyph in visual_order(word, False):
+        ch, index = glyph.char, glyph.index
         if ch == OBJECT:
             total += ICON_ADVANCE
         elif ch not in INVISIBLE:
@@ -284,139 +229,6 @@ def _wrap_marked(measured: list[tuple], width: float, size: float, max_lines: in
         if max_lines and len(lines) > max_lines:
             raise FitError(f"needs more than {max_lines} line(s)")
     return lines
-
-
-#: Bidi classes of right-to-left letters and the marks on them.
-_RTL_CLASSES = ("R", "AL", "NSM")
-#: Bidi classes of separators that belong to a number when between digits: + - # % , . : /
-_NUMBER_PUNCTUATION = ("ES", "ET", "CS")
-
-
-def _left_to_right(ch: str) -> bool:
-    return unicodedata.bidirectional(ch) in ("L", "EN", "AN")
-
-
-def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
-    """Shape, reorder and split one logical line into positioned runs (and icons).
-
-    Runs change with the face and, in right-to-left lines, with the direction of the
-    characters. There, spaces are left as gaps rather than drawn, and each run of
-    numbers or Latin letters is marked for text extraction as a right-to-left span
-    (see :class:`Run`), so that extraction rebuilds the line in reading order. A line
-    with markup carries each character's style, which picks its face, and its icons,
-    each placed where bidi reordering put its object replacement character.
-    """
-    # One pass over the glyphs, kept in one piece: the runs it makes depend on each other.
-    marked = line if isinstance(line, Marked) else None
-    logical = marked.text if marked is not None else line
-    if not rtl and marked is None:
-        latin = fonts.face("latin", weight)
-        if latin.coverage.issuperset(map(ord, logical)) and not has_arabic(logical):
-            # Plain left-to-right text one face can draw: one run, nothing to reorder.
-            text = drawable(logical)
-            run_width = fonts.width(text, latin.name, size)
-            return Line(
-                logical=logical, runs=(Run(text, latin.name, 0.0, run_width),), width=run_width
-            )
-    if not rtl and marked is not None and not has_arabic(logical):
-        simple = _latin_line(marked, weight, size)
-        if simple is not None:
-            return simple
-    glyphs = visual_order(logical, rtl)
-    styles = marked.styles if marked is not None else None
-    codes = icon_codes(marked)
-    runs: list[Run] = []
-    icons: list[InlineIcon] = []
-    offset = 0.0
-    pending: list[tuple[str, str]] = []
-    key: tuple[str, bool] | None = None
-    key_style = weight
-
-    def flush() -> None:
-        nonlocal offset, pending, key
-        if pending and key is not None:
-            text = "".join(ch for ch, _ in pending)
-            run_width = fonts.width(text, key[0], size)
-            actual = tuple(a for _, a in pending)
-            span = ""
-            if rtl and key[1]:
-                span = RLM + "".join(a or ch for ch, a in pending)
-            runs.append(Run(text, key[0], offset, run_width, actual if any(actual) else (), span))
-            offset += run_width
-        pending, key = [], None
-
-    for index, (ch, actual, source) in enumerate(glyphs):
-        style = weight if styles is None else _style_of(weight, styles[source])
-        if ch == OBJECT:
-            flush()
-            icons.append(inline_icon(codes[source], offset, size))
-            offset += icons[-1].width
-            continue
-        if rtl and ch == " ":
-            flush()
-            offset += fonts.width(" ", fonts.face("latin", style).name, size)
-            continue
-        font = runs_of(ch, style)[0][1]
-        ltr = rtl and _left_to_right(ch)
-        if rtl and unicodedata.bidirectional(ch) in _NUMBER_PUNCTUATION:
-            # A separator between digits belongs to the number (۱٬۰۰۰, ۲/۳).
-            nearby = [glyphs[k][0] for k in (index - 1, index + 1) if 0 <= k < len(glyphs)]
-            ltr = len(nearby) == 2 and all(
-                unicodedata.bidirectional(n) in ("EN", "AN") for n in nearby
-            )
-        if (
-            key is not None
-            and not (rtl and (ltr or key[1]))
-            and _neutral(ch)
-            and style == key_style
-            and ord(ch) in _coverage(key[0])
-        ):
-            pending.append((ch, actual))  # punctuation stays with its neighbour
-            continue
-        if rtl and not ltr and ch != ZWNJ and unicodedata.bidirectional(ch) not in _RTL_CLASSES:
-            # Punctuation and brackets in right-to-left text: marked so that extraction
-            # keeps them with the word they follow (pdftotext moves them otherwise).
-            actual = RLM + (actual or ch)
-        if key is not None and key != (font, ltr):
-            flush()
-        key, key_style = (font, ltr), style
-        pending.append((ch, actual))
-    flush()
-    logical = copied(logical, tuple(codes.values()))
-    return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
-
-
-def _latin_line(marked: Marked, weight: str, size: float) -> Line | None:
-    """A left-to-right line with markup that the Latin faces can draw: a run for each
-    stretch of one style, nothing to reorder (None if a face lacks a character)."""
-    text = marked.text
-    codes = iter(marked.icons)
-    runs: list[Run] = []
-    icons: list[InlineIcon] = []
-    offset = 0.0
-    joins = False  # whether the next piece may join the last run (no icon between)
-    for stretch in markup.STRETCH.finditer(marked.styles):
-        start, stop = stretch.span()
-        face = fonts.face("latin", _style_of(weight, marked.styles[start]))
-        if not face.coverage.issuperset(map(ord, text[start:stop].replace(OBJECT, ""))):
-            return None
-        for index, piece in enumerate(text[start:stop].split(OBJECT)):
-            if index:
-                icons.append(inline_icon(next(codes), offset, size))
-                offset += icons[-1].width
-                joins = False
-            if not piece:
-                continue
-            drawn = drawable(piece)
-            if joins and runs[-1].font == face.name:
-                # Styles that draw alike (bold markup in bold text) make one run.
-                drawn = runs[-1].text + drawn
-                offset = runs.pop().offset
-            run_width = fonts.width(drawn, face.name, size)
-            runs.append(Run(drawn, face.name, offset, run_width))
-            offset += run_width
-            joins = True
-    return Line(copied(text, marked.icons), tuple(runs), offset, tuple(icons))
 
 
 def prepare(text: str, locale: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 #: The one ligature Persian typesetting requires: lam with alef (لا) in its forms. The
 #: reshaper's other ligatures (whole words such as الله) are not what Persian readers expect.
@@ -125,9 +126,9 @@ def drawable(text: str) -> str:
     return text.translate(_DROP_INVISIBLE)
 
 
-def _reorder(text: str, rtl: bool) -> list[tuple[str, int]]:
+def _reorder(text: str, rtl: bool) -> list[tuple[str, int, int]]:
     """The Unicode bidi algorithm (with L4 mirroring) on one line, keeping for each
-    visual character the index of the character it came from."""
+    visual character the index of the character it came from and its embedding level."""
     from bidi import algorithm as _bidi
 
     storage = _bidi.get_empty_storage()
@@ -142,7 +143,7 @@ def _reorder(text: str, rtl: bool) -> list[tuple[str, int]]:
     _bidi.resolve_implicit_levels(storage, False)
     _bidi.reorder_resolved_levels(storage, False)
     _bidi.apply_mirroring(storage, False)
-    return [(char["ch"], char["index"]) for char in storage["chars"]]
+    return [(char["ch"], char["index"], char["level"]) for char in storage["chars"]]
 
 
 def _spans(logical: str, shaped: str) -> list[tuple[int, int]] | None:
@@ -167,29 +168,43 @@ def visual_glyphs(line: str, rtl: bool) -> tuple[tuple[str, str], ...]:
     in the sequence, between the letters it separates: callers draw it with a face
     whose ZWNJ glyph is empty, so it copies and searches but shows nothing.
     """
-    return tuple((ch, actual) for ch, actual, _ in visual_order(line, rtl))
+    return tuple((glyph.char, glyph.source) for glyph in visual_order(line, rtl))
+
+
+class Glyph(NamedTuple):
+    """One character to draw, in visual order."""
+
+    #: The character drawn (a joined form, a mirrored bracket, a space, ZWNJ).
+    char: str
+    #: The logical text it stands for where that differs from what the character reads
+    #: as after compatibility normalisation (a mirrored bracket), else "".
+    source: str
+    #: The index in the line of the (first) character it comes from: what carries a
+    #: character's style through shaping and reordering.
+    index: int
+    #: Its bidi embedding level: odd levels read right to left, even ones left to right.
+    level: int
 
 
 @lru_cache(maxsize=65536)
-def visual_order(line: str, rtl: bool) -> tuple[tuple[str, str, int], ...]:
-    """As :func:`visual_glyphs`, each glyph with the index in ``line`` of the (first)
-    character it comes from: what carries a character's style through shaping and
-    reordering."""
+def visual_order(line: str, rtl: bool) -> tuple[Glyph, ...]:
+    """As :func:`visual_glyphs`, each glyph with the index in ``line`` of the character
+    it comes from and its bidi level."""
     shaped = shape(line)
     if not rtl and not has_arabic(shaped):
-        return tuple((ch, "", i) for i, ch in enumerate(shaped) if ch not in INVISIBLE)
+        return tuple(Glyph(ch, "", i, 0) for i, ch in enumerate(shaped) if ch not in INVISIBLE)
     spans = _spans(line, shaped) or [(i, i + 1) for i in range(len(shaped))]
     placed = _reorder(shaped, rtl)
-    out: list[tuple[str, str, int]] = []
+    out: list[Glyph] = []
     position: dict[int, int] = {}
-    for ch, index in placed:
+    for ch, index, level in placed:
         if ch in INVISIBLE:
             continue
         start, end = spans[index] if index < len(spans) else (index, index + 1)
         source = line[start:end]
         same = unicodedata.normalize("NFKC", ch) == unicodedata.normalize("NFKC", source)
         position[index] = len(out)
-        out.append((ch, "" if same else source, start))
+        out.append(Glyph(ch, "" if same else source, start, level))
     # Put each ZWNJ back between the letters it keeps apart (bidi removes it).
     for index, ch in enumerate(shaped):
         if ch != ZWNJ or index - 1 not in position or index + 1 not in position:
@@ -198,7 +213,7 @@ def visual_order(line: str, rtl: bool) -> tuple[tuple[str, str, int], ...]:
         if abs(before - after) == 1:
             at = max(before, after)
             start = spans[index][0] if index < len(spans) else index
-            out.insert(at, (ZWNJ, "", start))
+            out.insert(at, Glyph(ZWNJ, "", start, out[before].level))
             position = {k: (v + 1 if v >= at else v) for k, v in position.items()}
     return tuple(out)
 

@@ -13,7 +13,8 @@ from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
 from deckforge.text import fonts
-from deckforge.text.fit import TextStyle
+from deckforge.text.fit import FittedText, TextStyle
+from deckforge.text.lines import column_mark, reaching_left
 from deckforge.text.script import is_rtl_locale, list_letter, number
 from deckforge.units import mm
 
@@ -57,12 +58,23 @@ class _Book:
             flow.ensure(fitted.line_height)
             cx = flow.column_x(rtl)
             ops = [Text(cx if rtl else cx + x_indent, flow.y, width, one, colour)]
+            if fitted.rtl and flow.columns > 1:
+                ops.insert(0, _column_mark(cx, flow.y, flow.column_w, one))
             if marker and index == 0:
                 mark_w = x_indent - marker_at - mm(1)
                 mark_style = replace(style, weight=fonts.BOLD, align="start")
                 mark = set_text(SourceText(marker, text.ref), mark_w, 100, mark_style, self.locale)
                 mx = cx + flow.column_w - marker_at - mark_w if rtl else cx + marker_at
-                ops.append(Text(mx, flow.y, mark_w, mark, marker_colour or self.inks.accent))
+                if rtl:
+                    # Its text ends left of it: reach halfway across the gap, for poppler.
+                    gap = mx + mark_w - mark.lines[0].width - (cx + width)
+                    joined = reaching_left(mark.lines[0], fonts.BOLD, gap / 2)
+                    mark = replace(mark, lines=(joined,))
+                # Where it reads first, but after its line in right-to-left text: pdf.js
+                # reads texts in the order they are drawn, and joins one to the text
+                # before it on its line without a space if it stands further left.
+                ink = marker_colour or self.inks.accent
+                ops.insert(len(ops) if rtl else 0, Text(mx, flow.y, mark_w, mark, ink))
             flow.add(ops, fitted.line_height)
 
     def title(self) -> None:
@@ -170,3 +182,12 @@ def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     style = TextStyle(7.5, 7.5, leading=1.3)
     laid.lines(credits, 0, style, mix(laid.inks.ink, WHITE, 0.35), language="en")
     return laid.pages()
+
+
+def _column_mark(x: float, top: float, width: float, line: FittedText) -> Text:
+    """A mark poppler alone reads, across a column on a line's baseline: it keeps the
+    column's lines together (see :func:`deckforge.text.lines.column_mark`)."""
+    size = line.size * 1.02
+    mark = column_mark(width, fonts.REGULAR, size)
+    fitted = replace(line, lines=(mark,), size=size, align="left")
+    return Text(x, top, width, fitted, WHITE)

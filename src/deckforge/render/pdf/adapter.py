@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
 #: What this module reads or writes of ReportLab, by object, for the contract test.
@@ -36,6 +36,11 @@ RELIED_ON = {
     "PDFInfo": ("format", "trapped"),
     "PDFFormXObject": ("Resources", "XObjects", "hasImages"),
     "shapes": ("STATE_DEFAULTS",),
+    "TTFont": ("state", "face", "addObjects"),
+    "TTFont.State": ("subsets",),
+    "TTFontFace": ("name", "subfontNameX"),
+    "ttfonts": ("SUBSETN",),
+    "PDFStream": ("content",),
 }
 
 
@@ -239,3 +244,60 @@ def _pdf_value(value):
             return pdfdoc.PDFName(value[1:])
         return pdfdoc.PDFString(value)
     return value
+
+
+class _ReadingFont(ttfonts.TTFont):
+    """A TrueType font whose subsets' /ToUnicode maps read each character code as
+    :attr:`reads_as` says."""
+
+    reads_as: Callable[[int], str] = chr
+
+    def addObjects(self, doc) -> None:  # noqa: N802 - ReportLab's name
+        """Add the subsets as ReportLab does, then rewrite their /ToUnicode maps."""
+        state = self.state.get(doc)
+        subsets = [list(s) for s in state.subsets] if state is not None else []
+        super().addObjects(doc)
+        for n, subset in enumerate(subsets):
+            parts = (ttfonts.SUBSETN(n), b"+", self.face.name, self.face.subfontNameX)
+            base = b"".join(parts).decode("pdfdoc")
+            stream = doc.idToObject.get("toUnicodeCMap:" + base)
+            if stream is not None:
+                stream.content = _to_unicode_cmap(base, subset, self.reads_as)
+
+
+@functools.cache
+def reading_font(name: str, path: str, reads_as: Callable[[int], str]) -> ttfonts.TTFont:
+    """The font file at ``path``, for drawing under the name of the registered face it
+    is (and for nothing else drawn in the same file), its /ToUnicode maps reading each
+    character as ``reads_as`` says: a joined letter form as its letter, an alias as what
+    it stands for. ReportLab maps every code to the character it was drawn as."""
+    font = _ReadingFont(name, path)
+    font.reads_as = reads_as
+    return font
+
+
+def _to_unicode_cmap(name: str, subset: list[int], reads_as: Callable[[int], str]) -> str:
+    entries = [
+        f"<{i:02X}> <{reads_as(code).encode('utf-16-be').hex().upper()}>"
+        for i, code in enumerate(subset)
+    ]
+    return "\n".join(
+        [
+            "/CIDInit /ProcSet findresource begin",
+            "12 dict begin",
+            "begincmap",
+            f"/CIDSystemInfo << /Registry ({name}) /Ordering ({name}) /Supplement 0 >> def",
+            f"/CMapName /{name} def",
+            "/CMapType 2 def",
+            "1 begincodespacerange",
+            f"<00> <{len(subset) - 1:02X}>",
+            "endcodespacerange",
+            f"{len(entries)} beginbfchar",
+            *entries,
+            "endbfchar",
+            "endcmap",
+            "CMapName currentdict /CMap defineresource pop",
+            "end",
+            "end",
+        ]
+    )

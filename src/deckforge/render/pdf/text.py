@@ -1,9 +1,10 @@
-"""Text as PDF operators: a fitted text's lines, each run of glyphs a text object.
+"""Text as PDF operators: each line of a fitted text one text object.
 
-Right-to-left lines are drawn as shaped glyphs in visual order; a run that reads as
-other text (shaped letters, a mirrored bracket) carries the text it stands for in a
-marked-content span's /ActualText, so copying and searching give back the real words.
-An inline icon (drawn by the painter) reads as its emoji the same way.
+The runs of a line are chosen in :mod:`deckforge.text.lines` so that PDF viewers read,
+search and copy the line in reading order; each run is shown at its own text matrix
+(viewers take each as a piece of text of its own). Nothing inside a line is marked
+content (pdf.js splits a line at every marked-content boundary) but an inline icon's
+stand-in, whose /ActualText is the icon's emoji.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from reportlab.pdfbase import pdfmetrics
 
 from deckforge.layout.ops import Text
 from deckforge.render.pdf import adapter
-from deckforge.text import fonts
-from deckforge.text.fit import Run
+from deckforge.text import fonts, lineface
 from deckforge.text.inline import InlineIcon
+from deckforge.text.lines import Run
 
 #: The empty glyph an inline icon's text is carried by.
 _NO_BREAK_SPACE = "\u00a0"
@@ -26,59 +27,74 @@ def _utf16_hex(text: str) -> str:
 
 
 class TextWriter:
-    """Writes text operators into a canvas, its fonts looked up once per file."""
+    """Writes text operators for one file, its fonts looked up once."""
 
     def __init__(self, canvas) -> None:
-        self.canvas = canvas
         self.doc = adapter.document(canvas)
         self.fonts: dict[str, object] = {}
+        #: Each text's operators (a deck's label is drawn on every card), by the text's
+        #: id, the text kept with them so that its id stays its own.
+        self.code: dict[int, tuple[Text, list[str]]] = {}
 
     def text(self, op: Text, colour: str) -> list[str]:
         """The operators drawing ``op`` (``colour`` sets its fill)."""
-        code = [colour]
-        size = fp_str(op.fitted.size)
-        for x, y, line in op.baselines():
-            if line.icons:
-                # In the order they are seen, for extraction that reads the stream's order.
-                for item in sorted((*line.runs, *line.icons), key=lambda item: item.offset):
-                    if isinstance(item, InlineIcon):
-                        code.append(self.icon_text(item, x, y, op.fitted.size))
-                    else:
-                        code.append(self.run(item, x + item.offset, y, size))
-                continue
-            for run in line.runs:
-                code.append(self.run(run, x + run.offset, y, size))
-        return code
+        cached = self.code.get(id(op))
+        if cached is None:
+            size = op.fitted.size
+            lines = [self.line(line, x, y, size) for x, y, line in op.baselines()]
+            cached = self.code[id(op)] = (op, lines)
+        return [colour, *cached[1]]
 
-    def icon_text(self, icon: InlineIcon, x: float, y: float, size: float) -> str:
-        """What an inline icon copies and searches as: its emoji, in /ActualText over an
+    def line(self, line, x: float, y: float, size: float) -> str:
+        """One line's runs (and its icons' stand-ins) in one text object."""
+        runs = line.runs
+        if line.icons:
+            # In the order they are seen, for extraction that reads the stream's order.
+            stand_ins = (self.icon_stand_in(icon, size) for icon in line.icons)
+            runs = sorted((*runs, *stand_ins), key=_offset)
+        parts = ["BT"]
+        current = [""]
+        size_code = fp_str(size)
+        for run in runs:
+            if run.span:
+                parts.append(f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC")
+            self.run(parts, current, run, x, y, size_code)
+            if run.span:
+                parts.append("EMC")
+        parts.append("ET")
+        return " ".join(parts)
+
+    def icon_stand_in(self, icon: InlineIcon, size: float) -> Run:
+        """What an inline icon copies and searches as: its emoji, the /ActualText of an
         empty glyph (a no-break space) stretched across the icon's advance. With no text
         there, poppler takes the gap for a gutter between columns and splits the line."""
         font = fonts.face("latin").name
-        stand_in = Run(_NO_BREAK_SPACE, font, icon.offset, icon.width, span=icon.actual)
         stretch = icon.width / fonts.width(_NO_BREAK_SPACE, font, size)
-        return self.run(stand_in, x + icon.offset, y, fp_str(size), stretch)
+        return Run(_NO_BREAK_SPACE, font, icon.offset, icon.width, icon.actual, stretch)
 
-    def run(self, run, x: float, y: float, size: str, stretch: float = 1.0) -> str:
-        """One run of glyphs as a text object (``stretch``: scaled across)."""
+    def run(self, parts: list[str], current: list[str], run: Run, x, y, size: str) -> None:
+        """Show one run at its place (``current``: the subset the text object is in)."""
         font = self.fonts.get(run.font)
         if font is None:
-            font = self.fonts[run.font] = pdfmetrics.getFont(run.font)
+            font = self.fonts[run.font] = _font(run.font)
         doc = self.doc
-        parts = ["BT", f"{fp_str(stretch)} 0 0 1 {fp_str(x, y)} Tm"]
-        current = None
-        pieces = zip(run.text, run.actual, strict=True) if run.actual else [(run.text, "")]
-        for text, actual in pieces:
-            if actual:
-                parts.append(f"/Span <</ActualText <{_utf16_hex(actual)}>>> BDC")
-            for subset, chars in font.splitString(text, doc):
-                if subset != current:
-                    parts.append(f"{font.getSubsetInternalName(subset, doc)} {size} Tf")
-                    current = subset
-                parts.append(f"({escapePDF(chars)}) Tj")
-            if actual:
-                parts.append("EMC")
-        parts.append("ET")
-        if run.span:
-            return f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC {' '.join(parts)} EMC"
-        return " ".join(parts)
+        parts.append(f"{fp_str(run.scale)} 0 0 1 {fp_str(x + run.offset, y)} Tm")
+        for subset, chars in font.splitString(run.text, doc):
+            name = font.getSubsetInternalName(subset, doc)
+            if name != current[0]:
+                parts.append(f"{name} {size} Tf")
+                current[0] = name
+            parts.append(f"({escapePDF(chars)}) Tj")
+
+
+def _font(name: str):
+    """The font a face is drawn with: a line face's reads its joined letter forms and
+    aliases as the letters they stand for."""
+    path = lineface.PATHS.get(name)
+    if path is not None:
+        return adapter.reading_font(name, str(path), lineface.reads_as)
+    return pdfmetrics.getFont(name)
+
+
+def _offset(item) -> float:
+    return item.offset

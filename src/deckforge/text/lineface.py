@@ -1,0 +1,237 @@
+"""The face right-to-left lines are drawn in: one font for the whole line.
+
+A Persian line mixes the Arabic face (letters, Persian digits) with the Latin face
+(brackets, «», full stops, Latin words). PDF viewers take a line apart wherever the
+font changes: pdf.js makes each piece a separate text item, reorders each piece on its
+own and then joins them in the order they were drawn, so a line drawn left to right
+comes back with its words in the wrong order. Drawn in one font, a line is one item,
+which every viewer turns back into reading order.
+
+This face is the Arabic face with, for every character the Latin face draws in a line
+today, the Latin face's own glyph and advance: a line draws exactly as before. Besides:
+
+* the characters that steer direction and joining (ZWNJ, ZWJ, LRM, RLM, ALM and the
+  isolates) have empty glyphs of no width, so they can be written into the text without
+  showing;
+* aliases in the Private Use Area draw a character as the other face draws it, or draw
+  a bracket's mirror image while reading as the bracket (see :func:`drawn_as`): a line
+  keeps each glyph it had when it was drawn in two fonts, and a ``(`` drawn as ``)`` in
+  right-to-left text reads as ``(``;
+* its /ToUnicode map (written by the PDF renderer, by :func:`reads_as`) reads each
+  joined letter form as its base letter, so that copying and searching give the letters
+  that were typed.
+
+Instances are made once with fontTools and kept beside the static instances.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+import tempfile
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics, ttfonts
+
+from deckforge.text import fonts
+
+#: Bump when the way the face is made changes, so cached files are remade.
+_VERSION = 1
+
+#: Characters that draw nothing: the face gives them empty glyphs of no width.
+FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
+
+#: An empty glyph a whole em wide that reads as a right-to-left mark: stretched across a
+#: column (see :func:`deckforge.text.lines.column_mark`).
+SPACER = "\ue0fe"
+
+#: The bidi algorithm's mirrored pairs among the characters lines hold.
+MIRROR = {
+    "(": ")",
+    ")": "(",
+    "[": "]",
+    "]": "[",
+    "{": "}",
+    "}": "{",
+    "<": ">",
+    ">": "<",
+    "«": "»",
+    "»": "«",
+    "‹": "›",
+    "›": "‹",
+}
+#: Characters that join the run before them and so may be drawn in either face.
+NEUTRALS = " .,:;!?-–—()[]{}<>«»‹›'\"/"
+
+_ALIAS_BASE = 0xE000
+
+
+def _aliases() -> dict[tuple[str, str, str], str]:
+    """(character drawn, face family it is drawn as, what it reads as) -> alias."""
+    keys = [(ch, "arabic", ch) for ch in NEUTRALS]
+    for bracket, mirror in MIRROR.items():
+        keys += [(mirror, "latin", bracket), (mirror, "arabic", bracket)]
+    return {key: chr(_ALIAS_BASE + i) for i, key in enumerate(keys)}
+
+
+ALIASES = _aliases()
+_READS = {alias: reads for (_, _, reads), alias in ALIASES.items()}
+
+
+#: The file of each line face made in this process, by its name.
+PATHS: dict[str, Path] = {}
+
+
+def is_arabic_script(code: int) -> bool:
+    """Whether a code point is drawn from the Arabic face (letters, marks, digits, forms)."""
+    return (
+        0x0600 <= code <= 0x06FF
+        or 0x0750 <= code <= 0x077F
+        or 0xFB50 <= code <= 0xFDFF
+        or 0xFE70 <= code <= 0xFEFF
+    )
+
+
+def default_family(ch: str) -> str:
+    """The face whose glyph the line face gives a character of its own."""
+    return "arabic" if is_arabic_script(ord(ch)) else "latin"
+
+
+def drawn_as(char: str, family: str, reads: str = "") -> str:
+    """The line face's character that draws ``char`` as the face ``family`` draws it and
+    reads as ``reads`` (by default, as itself)."""
+    reads = reads or char
+    if reads == char and family == default_family(char):
+        return char
+    alias = ALIASES.get((char, family, reads))
+    if alias is None:
+        # No alias for this: draw the line face's own glyph (the same in both faces).
+        return char if reads == char else ALIASES[(char, default_family(char), reads)]
+    return alias
+
+
+def reads_as(code: int) -> str:
+    """The text one drawn character stands for in right-to-left text, as /ToUnicode
+    writes it: a joined letter form reads as its letter, a ligature as its letters in
+    drawing order (extractors reverse right-to-left text, the letters with it), an alias
+    as the character it reads as."""
+    ch = chr(code)
+    if ch == SPACER:
+        return "\u200f"
+    if ch in _READS:
+        return _READS[ch]
+    if 0xFB50 <= code <= 0xFDFF or 0xFE70 <= code <= 0xFEFF:
+        base = unicodedata.normalize("NFKC", ch)
+        if base.strip() and base != ch:
+            return base[::-1]
+    return ch
+
+
+def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
+    from fontTools.ttLib import TTFont as FTFont
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
+
+    font = FTFont(arabic)
+    other = FTFont(latin)
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    their_glyf, their_hmtx = other["glyf"], other["hmtx"]
+    taken = {
+        code: name
+        for code, name in other.getBestCmap().items()
+        if default_family(chr(code)) == "latin" and chr(code) not in FORMAT_CHARACTERS
+    }
+    # The glyphs to copy, with the components of composite glyphs.
+    needed: list[str] = []
+    seen: set[str] = set()
+    stack = sorted(set(taken.values()))
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        needed.append(name)
+        glyph = their_glyf[name]
+        if glyph.isComposite():
+            stack.extend(c.glyphName for c in glyph.components)
+    renamed = {name: f"latin.{name}" for name in needed}
+    order = font.getGlyphOrder() + [renamed[n] for n in needed] + ["empty", "spacer"]
+    for name in needed:
+        glyph = their_glyf[name]
+        glyph.expand(their_glyf)
+        mine = copy.deepcopy(glyph)
+        if mine.isComposite():
+            for component in mine.components:
+                component.glyphName = renamed[component.glyphName]
+        glyf.glyphs[renamed[name]] = mine
+        hmtx.metrics[renamed[name]] = their_hmtx[name]
+    empty = Glyph()
+    empty.numberOfContours = 0
+    glyf.glyphs["empty"] = empty
+    hmtx.metrics["empty"] = (0, 0)
+    glyf.glyphs["spacer"] = copy.deepcopy(empty)
+    hmtx.metrics["spacer"] = (1000, 0)
+    font.setGlyphOrder(order)
+    glyf.glyphOrder = order
+    mapping = {code: renamed[name] for code, name in taken.items()}
+    mapping.update({ord(ch): "empty" for ch in FORMAT_CHARACTERS})
+    mapping[ord(SPACER)] = "spacer"
+    arabic_cmap = font.getBestCmap()
+    for (char, family, _), alias in ALIASES.items():
+        drawn = arabic_cmap.get(ord(char)) if family == "arabic" else mapping.get(ord(char))
+        if drawn:
+            mapping[ord(alias)] = drawn
+    for table in font["cmap"].tables:
+        if table.isUnicode():
+            for code, name in mapping.items():
+                if code <= 0xFFFF or table.format in (12, 13):
+                    table.cmap[code] = name
+    family, _, style = ps_name.partition("-")
+    names = font["name"]
+    for record in list(names.names):
+        if record.nameID in (1, 2, 4, 6, 16, 17):
+            names.removeNames(nameID=record.nameID)
+    names.setName(family, 1, 3, 1, 0x409)
+    names.setName(style, 2, 3, 1, 0x409)
+    names.setName(f"{family} {style}", 4, 3, 1, 0x409)
+    names.setName(ps_name, 6, 3, 1, 0x409)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    os.close(handle)
+    try:
+        font.save(temp)
+        os.replace(temp, target)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+
+
+def prepare(jobs: int) -> None:
+    """Before a build forks ``jobs`` worker processes: make and register the line faces
+    here, so that the workers share them (as :func:`deckforge.text.fonts.prepare`)."""
+    if jobs > 1:
+        for weight in (fonts.REGULAR, fonts.BOLD):
+            face(weight)
+
+
+@cache
+def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
+    """The registered line face at a shipped weight (regular or bold), made on first
+    use."""
+    arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
+    ps_name = f"NotoSansArabicLatin-{weight.title()}"
+    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())}".encode()
+    digest = hashlib.sha256(
+        arabic.path.read_bytes() + latin.path.read_bytes() + recipe
+    ).hexdigest()[:16]
+    target = fonts.cache_dir() / "fonts" / f"{ps_name}-{digest}.ttf"
+    if not target.exists():
+        _make(arabic.path, latin.path, target, ps_name)
+    font = ttfonts.TTFont(ps_name, str(target))
+    pdfmetrics.registerFont(font)
+    PATHS[ps_name] = target
+    return fonts.FontFace(
+        name=ps_name, path=target, coverage=frozenset(font.face.charToGlyph.keys())
+    )
