@@ -57,7 +57,8 @@ def _output(
         if profile
         else {}
     )
-    return Output(relpath, Document(tuple(pages), title, **colours), entry)
+    document = Document(tuple(pages), title, lang=entry.locale, **colours)
+    return Output(relpath, document, entry)
 
 
 def part_output(

@@ -123,6 +123,23 @@ class Transform:
 
 
 @dataclass(frozen=True)
+class Tag:
+    """Where a text belongs in a tagged document's logical structure.
+
+    ``path`` leads from the document down to the text's own element, as (structure type,
+    key) pairs: the types are PDF's standard ones (Sect, H1, P, L, LI, Lbl, LBody, Table,
+    TR, TH...), the keys tell elements apart and order siblings in reading order. Texts
+    with the same path belong to the same element (a paragraph's lines). A text that is
+    no part of the content (a page number) is an ``artifact`` of that kind instead.
+    """
+
+    path: tuple[tuple[str, int], ...] = ()
+    #: The element's language where it differs from the document's ("en" credits).
+    lang: str = ""
+    artifact: str = ""
+
+
+@dataclass(frozen=True)
 class Text:
     """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
 
@@ -131,6 +148,8 @@ class Text:
     w: float
     fitted: Fitted
     colour: RGB = BLACK
+    #: Its place in the document's structure, in documents that are tagged.
+    tag: Tag | None = None
 
     def baselines(self) -> list[tuple[float, float, object]]:
         """(left x, baseline y, line) for each line, after alignment."""
@@ -251,6 +270,20 @@ class Placement:
     #: 180 turns the face upside down within its trim (backs of a gutterfold sheet).
     rotate: int = 0
 
+    def shows(self, text: Text) -> bool:
+        """Whether any of a text of the face falls inside the area the placement paints
+        (a board tiled over sheets draws its whole face on each, clipped)."""
+        height = text.fitted.height
+        left, bottom, right, top = text.x, text.top - height, text.x + text.w, text.top
+        cx, cy, cw, ch = self.clip
+        if self.rotate == 180:
+            left, right = self.x + cw - right, self.x + cw - left
+            bottom, top = self.y + ch - top, self.y + ch - bottom
+        else:
+            left, right = left + self.x, right + self.x
+            bottom, top = bottom + self.y, top + self.y
+        return left < cx + cw and right > cx and bottom < cy + ch and top > cy
+
 
 @dataclass(frozen=True)
 class Page:
@@ -280,3 +313,5 @@ class Document:
     #: The printing condition (a :class:`deckforge.profiles.OutputIntent`) CMYK is made
     #: for and PDF/X names; None for the default one.
     output_intent: object = None
+    #: The language its text is in (BCP 47: "fa", "en").
+    lang: str = "en"

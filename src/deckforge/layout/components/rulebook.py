@@ -1,5 +1,9 @@
 """The rulebook: a title block, then sections of paragraphs, steps, bullets and notes
-flowed through columns (two on wide paper), page after page, with folios."""
+flowed through columns (two on wide paper), page after page, with folios.
+
+Its texts are tagged with their place in the structure: the title (H1) and subtitle,
+then a section (Sect) per section with its heading (H2, H3...), paragraphs (P) and lists
+(L of LI: Lbl, LBody), in reading order; folios and decorations are artifacts."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from dataclasses import replace
 from deckforge.kinds.rulebook import Block, Rulebook, Section
 from deckforge.layout.components.flow import Flow
 from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
-from deckforge.layout.ops import RGB, WHITE, Page, Rect, Text, mix
+from deckforge.layout.ops import RGB, WHITE, Page, Rect, Tag, Text, mix
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
@@ -36,6 +40,13 @@ class _Book:
         self.body_style = TextStyle(self.body, self.body, leading=1.32)
         self.indent = self.body * (2.6 if self.rtl else 1.9)
         self.ref = book.sections[0].heading.ref
+        #: Keys that order structure elements as they are made.
+        self.order = iter(range(1_000_000_000))
+
+    def element(self, path: tuple, kind: str) -> tuple:
+        """The path of a new element of ``kind`` inside the one at ``path``, after the
+        elements made before it."""
+        return (*path, (kind, next(self.order)))
 
     def lines(
         self,
@@ -43,21 +54,25 @@ class _Book:
         x_indent: float,
         style: TextStyle,
         colour: RGB,
+        tag: Tag,
         marker: str | None = None,
         marker_at: float = 0.0,
         marker_colour: RGB | None = None,
         language: str | None = None,
     ) -> None:
         """Flow a paragraph line by line; a marker (number, bullet) hangs in the indent,
-        starting ``marker_at`` from the column's start edge."""
+        starting ``marker_at`` from the column's start edge. A list item's (LI) marker is
+        its label, the text its body; any other marker is decoration (an artifact)."""
         flow, rtl = self.flow, self.rtl
         width = flow.column_w - x_indent
         fitted = set_text(text, width, 10_000, style, language or self.locale)
+        item = tag.path[-1][0] == "LI"
+        body = Tag((*tag.path, ("LBody", 1)), tag.lang) if item else tag
         for index, line in enumerate(fitted.lines):
             one = replace(fitted, lines=(line,))
             flow.ensure(fitted.line_height)
             cx = flow.column_x(rtl)
-            ops = [Text(cx if rtl else cx + x_indent, flow.y, width, one, colour)]
+            ops = [Text(cx if rtl else cx + x_indent, flow.y, width, one, colour, body)]
             if fitted.rtl and flow.columns > 1:
                 ops.insert(0, _column_mark(cx, flow.y, flow.column_w, one))
             if marker and index == 0:
@@ -70,11 +85,12 @@ class _Book:
                     gap = mx + mark_w - mark.lines[0].width - (cx + width)
                     joined = reaching_left(mark.lines[0], fonts.BOLD, gap / 2)
                     mark = replace(mark, lines=(joined,))
+                label = Tag((*tag.path, ("Lbl", 0))) if item else Tag(artifact="Layout")
                 # Where it reads first, but after its line in right-to-left text: pdf.js
                 # reads texts in the order they are drawn, and joins one to the text
                 # before it on its line without a space if it stands further left.
                 ink = marker_colour or self.inks.accent
-                ops.insert(len(ops) if rtl else 0, Text(mx, flow.y, mark_w, mark, ink))
+                ops.insert(len(ops) if rtl else 0, Text(mx, flow.y, mark_w, mark, ink, label))
             flow.add(ops, fitted.line_height)
 
     def title(self) -> None:
@@ -92,7 +108,14 @@ class _Book:
                     band + margin + sheet.bleed,
                     fill=self.inks.accent,
                 ),
-                Text(margin, sheet.h - margin - mm(2), sheet.w - 2 * margin, title, WHITE),
+                Text(
+                    margin,
+                    sheet.h - margin - mm(2),
+                    sheet.w - 2 * margin,
+                    title,
+                    WHITE,
+                    Tag(self.element((), "H1")),
+                ),
             ],
             title.height + mm(4),
         )
@@ -100,38 +123,44 @@ class _Book:
             sub_style = TextStyle(12, 9, align="centre")
             width = sheet.w - 2 * margin
             sub = set_text(SourceText(book.subtitle, self.ref), width, 40, sub_style, self.locale)
-            flow.add([Text(margin, flow.y - mm(1), width, sub, WHITE)], sub.height)
+            tag = Tag(self.element((), "P"))
+            flow.add([Text(margin, flow.y - mm(1), width, sub, WHITE, tag)], sub.height)
         flow.first_top = flow.y = sheet.h - margin - band - mm(8)
 
-    def block(self, b: Block) -> None:
-        """A paragraph, note, bullet list or numbered steps."""
-        body, ink, indent = self.body, self.inks.ink, self.indent
+    def block(self, b: Block, within: tuple) -> None:
+        """A paragraph, note, bullet list or numbered steps, in the section ``within``."""
+        body, ink, indent, style = self.body, self.inks.ink, self.indent, self.body_style
+        element = self.element
         if b.kind == "paragraph":
-            self.lines(b.texts[0], 0, self.body_style, ink)
+            self.lines(b.texts[0], 0, style, ink, Tag(element(within, "P")))
             self.flow.space(body * 0.6)
         elif b.kind == "note":
-            bold = replace(self.body_style, weight=fonts.BOLD)
-            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, "«" if self.rtl else "»")
+            bold = replace(style, weight=fonts.BOLD)
+            marker = "«" if self.rtl else "»"
+            tag = Tag(element(within, "P"))
+            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, marker)
             self.flow.space(body * 0.6)
         elif b.kind == "bullets":
+            listed = element(within, "L")
             for t in b.texts:
-                self.lines(t, indent * 0.8, self.body_style, ink, "•")
+                self.lines(t, indent * 0.8, style, ink, Tag(element(listed, "LI")), "•")
                 self.flow.space(body * 0.25)
             self.flow.space(body * 0.4)
         else:
+            listed = element(within, "L")
             for step in b.steps:
-                self.lines(
-                    step.text, indent, self.body_style, ink, f"{number(step.number, self.locale)}."
-                )
+                item = element(listed, "LI")
+                marker = f"{number(step.number, self.locale)}."
+                self.lines(step.text, indent, style, ink, Tag(item), marker)
+                sublist = element((*item, ("LBody", 1)), "L")
                 for k, sub in enumerate(step.substeps):
-                    letter = list_letter(k, self.locale)
-                    self.lines(
-                        sub, 2 * indent, self.body_style, ink, f"{letter}.", indent, self.inks.dark
-                    )
+                    tag = Tag(element(sublist, "LI"))
+                    marker = f"{list_letter(k, self.locale)}."
+                    self.lines(sub, 2 * indent, style, ink, tag, marker, indent, self.inks.dark)
                 self.flow.space(body * 0.35)
             self.flow.space(body * 0.3)
 
-    def heading(self, text: SourceText, size: float, colour: RGB) -> None:
+    def heading(self, text: SourceText, size: float, colour: RGB, tag: Tag) -> None:
         """A section heading, kept with the start of what follows."""
         flow = self.flow
         style = TextStyle(size, size, fonts.BOLD, leading=1.15)
@@ -140,16 +169,19 @@ class _Book:
         if flow.y < flow.top - 1:
             flow.space(size * 0.5)
         cx = flow.column_x(self.rtl)
-        flow.add([Text(cx, flow.y, flow.column_w, fitted, colour)], fitted.height + size * 0.35)
+        heading = Text(cx, flow.y, flow.column_w, fitted, colour, tag)
+        flow.add([heading], fitted.height + size * 0.35)
 
-    def section(self, s: Section, level: int) -> None:
-        """A section, its blocks and its subsections."""
+    def section(self, s: Section, level: int, within: tuple = ()) -> None:
+        """A section (Sect), its heading, blocks and subsections."""
+        part = self.element(within, "Sect")
         colour = self.inks.accent if level == 0 else self.inks.dark
-        self.heading(s.heading, 15 if level == 0 else 12, colour)
+        heading = Tag(self.element(part, f"H{min(level + 2, 6)}"))
+        self.heading(s.heading, 15 if level == 0 else 12, colour, heading)
         for b in s.blocks:
-            self.block(b)
+            self.block(b, part)
         for sub in s.sections:
-            self.section(sub, level + 1)
+            self.section(sub, level + 1, part)
 
     def pages(self) -> list[Page]:
         """The flowed pages, each with its background and folio."""
@@ -164,7 +196,7 @@ class _Book:
             page_ops = [
                 sheet.background(WHITE),
                 *ops,
-                Text(margin, margin - mm(1), width, folio, colour),
+                Text(margin, margin - mm(1), width, folio, colour, Tag(artifact="Pagination")),
             ]
             pages.append(sheet.page(tuple(page_ops), f"page {index + 1} of {total}"))
         return pages
@@ -180,7 +212,8 @@ def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
     laid.flow.space(laid.body)
     # The credits and licence notices are English in every edition.
     style = TextStyle(7.5, 7.5, leading=1.3)
-    laid.lines(credits, 0, style, mix(laid.inks.ink, WHITE, 0.35), language="en")
+    tag = Tag(laid.element((), "P"), "en")
+    laid.lines(credits, 0, style, mix(laid.inks.ink, WHITE, 0.35), tag, language="en")
     return laid.pages()
 
 
@@ -190,4 +223,4 @@ def _column_mark(x: float, top: float, width: float, line: FittedText) -> Text:
     size = line.size * 1.02
     mark = column_mark(width, fonts.REGULAR, size)
     fitted = replace(line, lines=(mark,), size=size, align="left")
-    return Text(x, top, width, fitted, WHITE)
+    return Text(x, top, width, fitted, WHITE, Tag(artifact="Layout"))

@@ -1,5 +1,8 @@
 """The score pad: one landscape sheet, a row per round plus tiebreak and total, a
-column group per player; mirrored for right-to-left editions."""
+column group per player; mirrored for right-to-left editions.
+
+Its texts are tagged as a table: the title (H1), then a row (TR) per row, its label and
+the players' cells (TH) in reading order."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from dataclasses import dataclass
 
 from deckforge.kinds.score_pad import ScorePad
 from deckforge.layout.components.sheet import palette, set_text, sheet_for
-from deckforge.layout.ops import WHITE, Line, Page, Rect, Text, mix
+from deckforge.layout.ops import WHITE, Line, Page, Rect, Tag, Text, mix
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
@@ -60,7 +63,7 @@ def score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> list[Page]:
     title = set_text(pad.title, sheet.w - 2 * margin, title_h, title_style, locale)
     ops: list = [
         sheet.background(WHITE),
-        Text(margin, sheet.h - margin, sheet.w - 2 * margin, title, inks.accent),
+        Text(margin, sheet.h - margin, sheet.w - 2 * margin, title, inks.accent, Tag((("H1", 0),))),
     ]
     top = sheet.h - margin - title_h - mm(4)
     rows = _rows(pad)
@@ -78,10 +81,10 @@ def score_pad(edition: Edition, pad: ScorePad, profile: Profile) -> list[Page]:
         is_rtl_locale(locale),
     )
     y = top
-    for row in rows:
+    for index, row in enumerate(rows):
         h = grid.unit * _HEIGHTS.get(row, 1.0)
         y -= h
-        ops.extend(_row(edition, pad, grid, row, y, h))
+        ops.extend(_row(edition, pad, grid, (index, row), y, h))
     ops.extend(_rules(pad, grid, inks.ink))
     return [sheet.page(tuple(ops), pad.id)]
 
@@ -90,8 +93,21 @@ def _word(pad: ScorePad, key: str, default: str) -> SourceText:
     return pad.labels.get(key) or SourceText(default, pad.title.ref)
 
 
-def _row(edition: Edition, pad: ScorePad, grid: _Grid, row: str, y: float, h: float) -> list:
-    """One row: its shading, its label, its headers and the rule below it."""
+def _cell(row: int, column: int) -> Tag:
+    """The tag of a row's cell: the label's is column 0, then the players' cells."""
+    return Tag((("Table", 1), ("TR", row), ("TH", column)))
+
+
+def _drawn(indices, grid: _Grid) -> list:
+    """Cells of a row left to right: pdf.js reads texts in the order they are drawn and
+    joins a text to the one before it without a space where it stands further left."""
+    return list(reversed(indices)) if grid.rtl else list(indices)
+
+
+def _row(edition: Edition, pad: ScorePad, grid: _Grid, at: tuple, y: float, h: float) -> list:
+    """One row (``at``: its index and name): its shading, its label, its headers and the
+    rule below it."""
+    index, row = at
     inks = palette(edition)
     locale = edition.locale
     ops: list = []
@@ -114,38 +130,43 @@ def _row(edition: Edition, pad: ScorePad, grid: _Grid, row: str, y: float, h: fl
         style = TextStyle(10, 6, fonts.BOLD, align="start")
         w = LABEL_W - mm(3)
         fitted = set_text(text, w, h - 2, style, locale)
-        ops.append(
-            Text(grid.x(grid.left + mm(1.5), w), y + (h + fitted.height) / 2, w, fitted, inks.ink)
-        )
+        x, top = grid.x(grid.left + mm(1.5), w), y + (h + fitted.height) / 2
+        ops.append(Text(x, top, w, fitted, inks.ink, _cell(index, 0)))
     if row == "columns":
-        ops.extend(_column_headers(pad, grid, y, h, locale, inks.ink))
+        ops.extend(_column_headers(pad, grid, (index, y, h), locale, inks.ink))
     if row == "name":
-        ops.extend(_player_names(pad, grid, y, h, locale, mix(inks.ink, WHITE, 0.45)))
+        ops.extend(_player_names(pad, grid, (index, y, h), locale, mix(inks.ink, WHITE, 0.45)))
     weight = 0.8 if row in ("columns", "tiebreak") else 0.4
     ops.append(Line(grid.left, y, grid.right, y, inks.ink, weight))
     return ops
 
 
-def _column_headers(pad: ScorePad, grid: _Grid, y: float, h: float, locale: str, ink) -> list:
+def _column_headers(pad: ScorePad, grid: _Grid, row: tuple, locale: str, ink) -> list:
+    """Each player's column headings (``row``: the row's index, bottom and height)."""
+    index, y, h = row
     small = TextStyle(9, 6, fonts.BOLD, align="centre")
     ops = []
-    for p in range(pad.players):
-        for c, column in enumerate(pad.columns):
+    for p in _drawn(range(pad.players), grid):
+        for c, column in _drawn(list(enumerate(pad.columns)), grid):
             left = grid.player_left(p) + c * grid.cell_w
             fitted = set_text(column, grid.cell_w - 2, h - 1, small, locale)
-            x = grid.x(left + 1, grid.cell_w - 2)
-            ops.append(Text(x, y + (h + fitted.height) / 2, grid.cell_w - 2, fitted, ink))
+            x, top = grid.x(left + 1, grid.cell_w - 2), y + (h + fitted.height) / 2
+            tag = _cell(index, 1 + p * grid.cols + c)
+            ops.append(Text(x, top, grid.cell_w - 2, fitted, ink, tag))
     return ops
 
 
-def _player_names(pad: ScorePad, grid: _Grid, y: float, h: float, locale: str, ink) -> list:
+def _player_names(pad: ScorePad, grid: _Grid, row: tuple, locale: str, ink) -> list:
+    """Each player's heading (``row``: the row's index, bottom and height)."""
+    index, y, h = row
     ops = []
     w = grid.cols * grid.cell_w - 4
-    for p in range(pad.players):
+    for p in _drawn(range(pad.players), grid):
         word = _word(pad, "player", "Player").value
         player = SourceText(f"{word} {number(p + 1, locale)}", pad.title.ref)
         fitted = set_text(player, w, mm(7), TextStyle(7, 6, align="centre"), locale)
-        ops.append(Text(grid.x(grid.player_left(p) + 2, w), y + h - 2, w, fitted, ink))
+        x, tag = grid.x(grid.player_left(p) + 2, w), _cell(index, 1 + p * grid.cols)
+        ops.append(Text(x, y + h - 2, w, fitted, ink, tag))
     return ops
 
 

@@ -1,8 +1,9 @@
 """PDF renderer: draws a :class:`~deckforge.layout.ops.Document` with ReportLab.
 
-:mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.icon_cache` keeps
-icons' operators between builds, :mod:`.pdfx` says what PDF/X adds to a file, and
-:mod:`.adapter` holds every use of ReportLab's private API.
+:mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.structure` makes a
+tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators between builds,
+:mod:`.pdfx` says what PDF/X adds to a file, and :mod:`.adapter` holds every use of
+ReportLab's private API.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.layout.ops import Document
+from deckforge.layout.ops import Document, Text
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
 from deckforge.render.pdf import adapter, pdfx
@@ -49,6 +50,7 @@ def _render(document: Document, path: Path) -> None:
         initialFontName=fonts.face("latin").name,
         # One version for every file, whatever the drawing renderer would bump it to.
         pdfVersion=standard.pdf_version if standard else (1, 4),
+        lang=document.lang,
     )
     canvas.setTitle(document.title)
     canvas.setSubject(document.title)
@@ -62,13 +64,26 @@ def _render(document: Document, path: Path) -> None:
     spaces = None
     if standard is not None:
         spaces = _declare(canvas, document, standard, intent)
-    painter = Painter(canvas, converter, spaces)
+    painter = Painter(canvas, converter, spaces, tagged=_is_tagged(document))
     for page in document.pages:
         painter.page(page)
+    if painter.structure is not None:
+        adapter.mark_tagged(canvas, painter.structure.write(adapter.document(canvas)))
     if standard is not None:
         adapter.set_version(canvas, standard.pdf_version)
     canvas.save()
     save_icon_cache()
+
+
+def _is_tagged(document: Document) -> bool:
+    """Whether a document's texts say where they belong in its structure (rulebooks and
+    score pads do): the file is then a tagged PDF."""
+    for page in document.pages:
+        for placement in page.placements:
+            for op in placement.face.ops:
+                if isinstance(op, Text) and op.tag is not None and not op.tag.artifact:
+                    return True
+    return False
 
 
 def _declare(canvas, document: Document, standard: pdfx.Standard, intent) -> dict | None:

@@ -28,10 +28,18 @@ RELIED_ON = {
         "info",
         "encrypt",
         "getXObjectName",
+        "thisPageName",
         "_pdfVersion",
         "_timeStamp",
     ),
-    "PDFPage": ("ExtGState", "_shadingUsed", "_colorsUsed", "XObjects", "hasImages"),
+    "PDFPage": (
+        "ExtGState",
+        "_shadingUsed",
+        "_colorsUsed",
+        "XObjects",
+        "hasImages",
+        "__NoDefault__",
+    ),
     "PDFCatalog": ("__NoDefault__",),
     "PDFInfo": ("format", "trapped"),
     "PDFFormXObject": ("Resources", "XObjects", "hasImages"),
@@ -52,6 +60,11 @@ def code(canvas: rl_canvas.Canvas) -> list[str]:
 def document(canvas: rl_canvas.Canvas):
     """The canvas's PDF document, which names fonts' subsets and forms."""
     return canvas._doc
+
+
+def page_name(canvas: rl_canvas.Canvas) -> str:
+    """The name in the file of the page being drawn (a reference to it, once done)."""
+    return canvas._doc.thisPageName()
 
 
 def xobject_name(canvas: rl_canvas.Canvas, form: str) -> str:
@@ -138,7 +151,10 @@ class _Formatted(pdfdoc.PDFObject):
 
 
 def write_out_last_page(
-    canvas: rl_canvas.Canvas, shared: dict[tuple, object], spaces: dict | None
+    canvas: rl_canvas.Canvas,
+    shared: dict[tuple, object],
+    spaces: dict | None,
+    entries: dict | None = None,
 ) -> None:
     """Turn the page just finished, and its content stream, into bytes now.
 
@@ -151,10 +167,15 @@ def write_out_last_page(
     Pages that use the same forms share one resource dictionary (ReportLab writes one
     into every page), and an empty transition and a rotation of 0 (the defaults) are
     left out: a large deck's file is a third smaller, and written a little quicker.
-    ``spaces`` (colour spaces by name) join every page's resources.
+    ``spaces`` (colour spaces by name) join every page's resources; ``entries`` are
+    added to the page's dictionary (a tagged page's /StructParents).
     """
     doc = canvas._doc
     page = doc.Pages.pages[-1]
+    if entries:
+        page.__NoDefault__ = [*page.__NoDefault__, *entries]
+        for key, value in entries.items():
+            setattr(page, key, value)
     if not (page.ExtGState or page._shadingUsed or page._colorsUsed):
         forms = page.XObjects.dict if page.XObjects else {}
         key = (bool(page.hasImages), tuple(sorted(forms)))
@@ -236,6 +257,15 @@ def add_to_catalog(
             filters=[],
         )
         catalog.Metadata = stream
+
+
+def mark_tagged(canvas: rl_canvas.Canvas, structure_root) -> None:
+    """Make the file a tagged PDF: its structure tree's root (a reference), /MarkInfo,
+    and the document's title shown in the title bar, as PDF/UA asks."""
+    catalog = canvas._doc.Catalog
+    catalog.StructTreeRoot = structure_root
+    catalog.MarkInfo = pdfdoc.PDFDictionary({"Marked": "true"})
+    catalog.ViewerPreferences = pdfdoc.PDFDictionary({"DisplayDocTitle": "true"})
 
 
 def _pdf_value(value):

@@ -1,6 +1,7 @@
 """The painter: draws a document's pages onto a ReportLab canvas.
 
-Faces with a key (a deck's back) are drawn once into a form XObject and reused. The
+Faces with a key (a deck's back) are drawn once into a form XObject and reused; their
+texts are drawn beside the form, on the page (see :meth:`Painter.lifted`). The
 operations every card repeats (its clip, its position, a shared form, a line of text,
 crop marks) are written as PDF operators directly: going through the canvas's
 state-tracking methods for them took 1.7 times as long on a large deck. Everything else
@@ -34,6 +35,7 @@ from deckforge.layout.ops import (
 )
 from deckforge.render.colour import Converter
 from deckforge.render.pdf import adapter, icon_cache
+from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
 from deckforge.text import fonts
 
@@ -64,15 +66,23 @@ def _form_name(key: str) -> str:
 
 class Painter:
     """Draws pages onto a ReportLab canvas, in RGB or (given a converter) in CMYK;
-    ``spaces`` (colour spaces by name, e.g. /DefaultRGB) join every resource dictionary."""
+    ``spaces`` (colour spaces by name, e.g. /DefaultRGB) join every resource dictionary.
+    A ``tagged`` document's pages are marked for its structure tree."""
 
     def __init__(
         self,
         canvas: rl_canvas.Canvas,
         converter: Converter | None = None,
         spaces: dict | None = None,
+        tagged: bool = False,
     ):
         self.c = canvas
+        #: The marked content and structure tree of a tagged document.
+        self.structure = Structure() if tagged else None
+        #: The placement being drawn (its texts outside its area are left out).
+        self.placement = None
+        #: The texts of each keyed face, drawn after its form (see :meth:`lifted`).
+        self.face_texts: dict[str, tuple[Text, ...]] = {}
         self.code = adapter.code(canvas)
         self.converter = converter
         self.spaces = spaces
@@ -139,6 +149,12 @@ class Painter:
         draw = self.draw.get(type(op))
         if draw is None:
             raise TypeError(f"cannot draw {type(op).__name__}")
+        if self.structure is not None:
+            tag = getattr(op, "tag", None)
+            if tag is not None and not tag.artifact:
+                self.structure.tagged(self.code, tag)
+            else:
+                self.structure.artifact(self.code, tag.artifact if tag else "")
         draw(op)
 
     def rect(self, op: Rect) -> None:
@@ -191,6 +207,27 @@ class Painter:
 
     def use(self, op: Use) -> None:
         self.do_form(self.form(op.face))
+        self.lifted(op.face)
+
+    def lifted(self, face: Face) -> None:
+        """Draw the texts of a keyed face (and of the faces it uses), which its form
+        leaves out: pdf.js reads the text of a form apart from the text around it, with
+        nothing between the two, so a card's label and its name would run together."""
+        texts = self.face_texts.get(face.key)
+        if texts is None:
+            found: list[Text] = []
+            stack = list(reversed(face.ops))
+            while stack:
+                op = stack.pop()
+                if isinstance(op, Text):
+                    found.append(op)
+                elif isinstance(op, Use):
+                    stack.extend(reversed(op.face.ops))
+            texts = self.face_texts[face.key] = tuple(found)
+        placement = self.placement
+        for op in texts:
+            if placement is None or placement.shows(op):
+                self.op(op)
 
     def do_form(self, form: str) -> None:
         name = self.xobject_names.get(form)
@@ -303,7 +340,10 @@ class Painter:
             self.forms.add(form)
             with self.defining(form, (-1000, -1000, 3000, 3000)):
                 for op in face.ops:
-                    self.op(op)
+                    if isinstance(op, Use):
+                        self.do_form(self.form(op.face))
+                    elif not isinstance(op, Text):
+                        self.op(op)
         return form
 
     def define_forms_in(self, ops) -> None:
@@ -341,6 +381,28 @@ class Painter:
                 self.op(op)
         else:
             self.do_form(self.form(face))
+            self.lifted(face)
+
+    @staticmethod
+    def column_order(placements) -> list:
+        """The placements column by column, in the order the imposition drew each.
+
+        Texts of two cards side by side stand on the same lines: drawn one after the
+        other, PDFium reads them as one line, and pdf.js joins them without a space
+        unless the second stands further right. Columns are taken in the direction the
+        imposition took a row, and each column's cards in the order it drew them, so
+        that of two cards that share an edge the same one is drawn last (the edge's
+        pixels are the last one's)."""
+        row = None
+        for i, a in enumerate(placements):
+            for b in placements[i + 1 :]:
+                if abs(a.clip[1] - b.clip[1]) < 1 and abs(a.clip[0] - b.clip[0]) >= 1:
+                    row = 1 if a.clip[0] < b.clip[0] else -1
+                    break
+            if row is not None:
+                break
+        across = row or 1
+        return sorted(placements, key=lambda p: across * round(p.clip[0], 3))
 
     @staticmethod
     def placement_start(placement) -> str:
@@ -362,7 +424,9 @@ class Painter:
         if page.bleed_box:
             c.setBleedBox(page.bleed_box)
         self.page_forms = set()
-        for placement in page.placements:
+        structure = self.structure
+        for placement in self.column_order(page.placements):
+            self.placement = placement
             # Each card is clipped to its area and drawn from its trim's corner, within
             # its own saved graphics state.
             place = (placement.clip, placement.rotate, placement.x, placement.y)
@@ -371,11 +435,20 @@ class Painter:
                 start = self.places[place] = self.placement_start(placement)
             self.code.append(start)
             self.face(placement.face)
+            if structure is not None:
+                structure.close(self.code)
             self.code.append("Q")
+        self.placement = None
+        if page.ops and structure is not None:
+            structure.artifact(self.code)
         self.page_ops(page.ops)
+        entries = {}
+        if structure is not None:
+            structure.close(self.code)
+            entries["StructParents"] = structure.end_page(adapter.page_name(c))
         c.showPage()
         self.code = adapter.code(c)
-        adapter.write_out_last_page(c, self.resources, self.spaces)
+        adapter.write_out_last_page(c, self.resources, self.spaces, entries)
 
     def page_ops(self, ops: tuple) -> None:
         """A page's own operations; a run of lines of one style (crop marks) is one path."""
