@@ -121,12 +121,14 @@ def _board_face(edition: Edition, track: Track, board: _Board, bleed: float) -> 
         ),
     ]
     points, side = _spaces(board, track.end - track.start + 1, rtl)
-    ops.extend(_space_ops(track, points, side, inks, locale))
     width = min(board.w / 3, board.tile_w - 2 * (inset + SPACE_INSET + side) - mm(4))
     style = TextStyle(40, 18, fonts.BOLD, align="centre")
     title = set_text(track.title, width, mm(30), style, locale)
     middle = board.w - board.tile_w / 2 if rtl else board.tile_w / 2
+    # The title before the spaces: pdf.js joins a text to the one drawn before it on its
+    # line without a space where it stands further left (a space's number, beside it).
     ops.append(Text(middle - width / 2, board.h / 2 + title.height / 2, width, title, inks.accent))
+    ops.extend(_space_ops(track, points, side, inks, locale))
     return Face(tuple(ops), key=f"{edition.id}/{track.id}")
 
 
