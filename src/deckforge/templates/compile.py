@@ -313,6 +313,8 @@ class Compiler:
             leading=float(merged.get("leading", 1.2)),
             max_lines=int(merged.get("max_lines", 0)),
             align=str(merged.get("align", "start")),
+            # Persian labels keep the size of English ones (see TextStyle.latin_height).
+            latin_height=True,
         )
         return TextLook(style, colour, str(merged.get("valign", "top")))
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
-from deckforge.text.lines import Line, Run, face_for, set_line, style_of
+from deckforge.text.lines import Line, Run, face_for, faces_of, set_line, style_of
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
@@ -54,6 +54,14 @@ class TextStyle:
     leading: float = 1.2
     max_lines: int = 0
     align: str = "start"  # start, centre or end; start is right for right-to-left text
+    #: When one line of right-to-left text is too tall for its box by its faces' ascent
+    #: and descent, measure it as Latin text of the same size (stretched to any glyph
+    #: reaching beyond that) before setting it smaller. Arabic faces reserve room for
+    #: stacked marks that a short label seldom has, and the alef stands as tall as a
+    #: Latin capital: measured by the Arabic face, Persian labels came out two points
+    #: smaller than the same in English. (Text on more lines is set as before: a label
+    #: better shrinks onto one line than breaks.)
+    latin_height: bool = False
 
 
 @dataclass(frozen=True)
@@ -274,6 +282,40 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
     return lambda size: _wrap_marked(measured, width, size, style.max_lines)
 
 
+@lru_cache(maxsize=8)
+def _glyph_heights(path: str) -> dict[int, tuple[int, int]]:
+    """The lowest and highest point of each character's glyph in a font, in font units."""
+    from fontTools.ttLib import TTFont as FTFont
+
+    font = FTFont(path, lazy=True)
+    glyf = font["glyf"]
+    heights = {}
+    for code, name in font.getBestCmap().items():
+        glyph = glyf[name]
+        if glyph.numberOfContours:
+            heights[code] = (glyph.yMin, glyph.yMax)
+    return heights
+
+
+def ink_extent(lines: tuple[Line, ...], weight: str, size: float) -> tuple[float, float]:
+    """The highest point the first line's glyphs reach and the lowest the last line's do,
+    in points from the baseline (the descent negative)."""
+    paths = {face.name: face.path for face in faces_of(weight)}
+    top, bottom = 0.0, 0.0
+    for index, line in ((0, lines[0]), (-1, lines[-1])):
+        for run in line.runs:
+            if run.font not in paths:
+                continue
+            heights = _glyph_heights(str(paths[run.font]))
+            for ch in run.text:
+                low, high = heights.get(ord(ch), (0, 0))
+                if index == 0:
+                    top = max(top, high * size / 1000.0)
+                if index == -1 or len(lines) == 1:
+                    bottom = min(bottom, low * size / 1000.0)
+    return top, bottom
+
+
 @lru_cache(maxsize=16384)
 def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
     """Set text in a box, shrinking from the preferred size to the minimum as needed.
@@ -304,6 +346,21 @@ def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -
                     rtl=rtl,
                     align=style.align,
                 )
+            if style.latin_height and rtl and len(lines) == 1:
+                set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
+                top, bottom = ink_extent(set_lines, style.weight, size)
+                ascent, descent = metrics(style.weight, size, False)
+                ascent, descent = max(ascent, top), min(descent, bottom)
+                if ascent - descent <= height + 1e-6:
+                    return FittedText(
+                        lines=set_lines,
+                        size=size,
+                        line_height=line_height,
+                        ascent=ascent,
+                        descent=descent,
+                        rtl=rtl,
+                        align=style.align,
+                    )
             last_error = f"needs {len(lines)} lines, too tall for its box"
         size = round(size - 0.5, 2)
     shown = text if len(text) <= 40 else text[:37] + "..."
