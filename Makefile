@@ -30,20 +30,35 @@ print: $(STAMP)
 test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
 
-# The tests read PDFs back with poppler (pdftotext, pdftoppm), open the preview in a
-# headless Chromium and measure the press model against FOGRA's data from
-# icc-profiles-free; install what is missing where this machine can.
+# The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
+# Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
+# preview in a headless Chromium and measure the press model against FOGRA's data from
+# icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
+# into a cache folder, never into the project.
+PDFJS_VERSION := 4.10.38
+PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
+
 test-tools:
 	@need=""; \
 	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
 	command -v chromium >/dev/null || need="$$need chromium"; \
 	[ -f /usr/share/color/icc/FOGRA39L.ti3 ] || need="$$need icc-profiles-free"; \
-	if [ -z "$$need" ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \
-	else \
-		echo "the tests need$$need: install them (e.g. sudo apt-get install$$need)"; \
-		exit 1; \
+	/usr/bin/python3 -c "import gi; gi.require_version('Poppler', '0.18')" 2>/dev/null \
+		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
+	command -v node >/dev/null || need="$$need nodejs"; \
+	command -v npm >/dev/null || need="$$need npm"; \
+	if [ -n "$$need" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \
+		else \
+			echo "the tests need$$need: install them (e.g. sudo apt-get install$$need)"; \
+			exit 1; \
+		fi; \
+	fi
+	@if [ ! -f "$(PDFJS_DIR)/package/legacy/build/pdf.mjs" ]; then \
+		mkdir -p "$(PDFJS_DIR)" && cd "$(PDFJS_DIR)" \
+		&& npm pack --silent pdfjs-dist@$(PDFJS_VERSION) >/dev/null \
+		&& tar xzf pdfjs-dist-$(PDFJS_VERSION).tgz && rm pdfjs-dist-$(PDFJS_VERSION).tgz; \
 	fi
 
 fuzz: $(STAMP)
