@@ -273,3 +273,41 @@ def test_a_missing_translation_is_reported(project, capsys):
     )
     # The English edition does not need the Persian name.
     assert main(["--decks", str(project / "decks"), "validate", "guess-the-mess-en"]) == 0
+
+
+def _type_sizes(pdf_path, pages: int = 6) -> dict[str, float]:
+    """The smallest size each script is drawn at on a file's first pages, in points, as
+    PDFium reads the glyphs: {"arabic": …, "latin": …}."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    smallest = {"arabic": float("inf"), "latin": float("inf")}
+    doc = pdfium.PdfDocument(pdf_path)
+    try:
+        for index in range(min(pages, len(doc))):
+            textpage = doc[index].get_textpage()
+            for char in range(raw.FPDFText_CountChars(textpage)):
+                ch = chr(raw.FPDFText_GetUnicode(textpage, char))
+                if not ch.isalnum():
+                    continue  # spaces, marks of no width, punctuation
+                script = "arabic" if "\u0600" <= ch <= "\u06ff" else "latin"
+                size = raw.FPDFText_GetFontSize(textpage, char)
+                smallest[script] = min(smallest[script], size)
+    finally:
+        doc.close()
+    return smallest
+
+
+@pytest.mark.parametrize("profile", ["pnp-a4", "printer"])
+def test_persian_card_type_is_as_large_as_the_english(built, manifest, profile):
+    # Print shops want type of at least 7 pt; Persian labels were set about 2 pt smaller
+    # than the English ones on the same cards, measured by the taller Arabic letters.
+    cards = [e for e in manifest if e["profile"] == profile and e["kind"] == "cards"]
+    persian = [e for e in cards if e["locale"] == "fa"]
+    assert len(persian) >= 8
+    for each in persian:
+        assert _type_sizes(built / each["path"])["arabic"] >= 7 - 1e-6, each["path"]
+    for deck in GUESS_THE_MESS_COUNTS:
+        english = _type_sizes(built / "guess-the-mess-en" / profile / f"{deck}.pdf")["latin"]
+        farsi = _type_sizes(built / FA / profile / f"{deck}.pdf")["arabic"]
+        assert farsi >= english - 1e-6, (deck, farsi, english)
