@@ -68,7 +68,7 @@ def _render(document: Document, path: Path) -> None:
     for page in document.pages:
         painter.page(page)
     if painter.structure is not None:
-        adapter.mark_tagged(canvas, painter.structure.write(adapter.document(canvas)))
+        adapter.mark_tagged(canvas, *painter.structure.write())
     if standard is not None:
         adapter.set_version(canvas, standard.pdf_version)
     canvas.save()

@@ -14,6 +14,7 @@ import contextlib
 import functools
 import zlib
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
@@ -259,20 +260,39 @@ def add_to_catalog(
         catalog.Metadata = stream
 
 
-def mark_tagged(canvas: rl_canvas.Canvas, structure_root) -> None:
-    """Make the file a tagged PDF: its structure tree's root (a reference), /MarkInfo,
-    and the document's title shown in the title bar, as PDF/UA asks."""
-    catalog = canvas._doc.Catalog
-    catalog.StructTreeRoot = structure_root
+class Ref(NamedTuple):
+    """A reference to an object added to the file under ``name``."""
+
+    name: str
+
+
+def mark_tagged(canvas: rl_canvas.Canvas, objects: list[tuple[str, dict]], root: str) -> None:
+    """Make the file a tagged PDF: add its structure tree's objects, each a dictionary of
+    plain values (see :func:`_pdf_value`) under its name, point the catalog at ``root``,
+    and add /MarkInfo and the document's title shown in the title bar, as PDF/UA asks."""
+    doc = canvas._doc
+    for name, value in objects:
+        doc.Reference(_pdf_value(value), name)
+    catalog = doc.Catalog
+    catalog.StructTreeRoot = pdfdoc.PDFObjectReference(root)
     catalog.MarkInfo = pdfdoc.PDFDictionary({"Marked": "true"})
     catalog.ViewerPreferences = pdfdoc.PDFDictionary({"DisplayDocTitle": "true"})
 
 
 def _pdf_value(value):
+    """Plain data as ReportLab's PDF objects: a string starting with "/" a name, any
+    other a text string, a :class:`Ref` a reference, lists arrays and dicts dictionaries;
+    numbers and ReportLab's own objects as they are."""
+    if isinstance(value, Ref):
+        return pdfdoc.PDFObjectReference(value.name)
     if isinstance(value, str):
         if value.startswith("/"):
             return pdfdoc.PDFName(value[1:])
         return pdfdoc.PDFString(value)
+    if isinstance(value, list):
+        return pdfdoc.PDFArray([_pdf_value(v) for v in value])
+    if isinstance(value, dict):
+        return pdfdoc.PDFDictionary({k: _pdf_value(v) for k, v in value.items()})
     return value
 
 

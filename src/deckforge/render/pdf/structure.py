@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reportlab.pdfbase import pdfdoc
-
 from deckforge.layout.ops import Tag
+from deckforge.render.pdf.adapter import Ref
 
 
 @dataclass
@@ -70,9 +69,10 @@ class Structure:
         self.leaves = []
         return len(self.pages) - 1
 
-    def write(self, doc) -> pdfdoc.PDFObjectReference:
-        """Add the structure elements, the parent tree and the /StructTreeRoot to ``doc``;
-        returns the root's reference, for the catalog."""
+    def write(self) -> tuple[list[tuple[str, dict]], str]:
+        """The structure elements, the parent tree and the /StructTreeRoot as objects of
+        the file (name, dictionary of plain values, as :func:`adapter.mark_tagged`
+        takes them), and the root's name."""
         names: dict[int, str] = {}
 
         def name(element: _Element) -> str:
@@ -80,42 +80,30 @@ class Structure:
                 names[id(element)] = f"StructElem{len(names) + 1}"
             return names[id(element)]
 
+        objects: list[tuple[str, dict]] = []
         root_name = "StructTreeRoot"
         stack = [(self.root, root_name)]
         while stack:
             element, parent = stack.pop()
             kids: list = [
-                pdfdoc.PDFDictionary(
-                    {
-                        "Type": pdfdoc.PDFName("MCR"),
-                        "Pg": pdfdoc.PDFObjectReference(self.pages[page][0]),
-                        "MCID": mcid,
-                    }
-                )
+                {"Type": "/MCR", "Pg": Ref(self.pages[page][0]), "MCID": mcid}
                 for page, mcid in element.content
             ]
             children = [element.children[key] for key in sorted(element.children)]
-            kids += [pdfdoc.PDFObjectReference(name(child)) for child in children]
-            entries = {
-                "Type": pdfdoc.PDFName("StructElem"),
-                "S": pdfdoc.PDFName(element.kind),
-                "P": pdfdoc.PDFObjectReference(parent),
-                "K": pdfdoc.PDFArray(kids),
-            }
+            kids += [Ref(name(child)) for child in children]
+            entries = {"Type": "/StructElem", "S": f"/{element.kind}", "P": Ref(parent), "K": kids}
             if element.lang:
-                entries["Lang"] = pdfdoc.PDFString(element.lang)
-            doc.Reference(pdfdoc.PDFDictionary(entries), name(element))
+                entries["Lang"] = element.lang
+            objects.append((name(element), entries))
             stack.extend((child, name(element)) for child in reversed(children))
         nums: list = []
         for index, (_, leaves) in enumerate(self.pages):
-            refs = [pdfdoc.PDFObjectReference(name(leaf)) for leaf in leaves]
-            nums += [index, pdfdoc.PDFArray(refs)]
-        tree = pdfdoc.PDFDictionary(
-            {
-                "Type": pdfdoc.PDFName("StructTreeRoot"),
-                "K": pdfdoc.PDFArray([pdfdoc.PDFObjectReference(name(self.root))]),
-                "ParentTree": pdfdoc.PDFDictionary({"Nums": pdfdoc.PDFArray(nums)}),
-                "ParentTreeNextKey": len(self.pages),
-            }
-        )
-        return doc.Reference(tree, root_name)
+            nums += [index, [Ref(name(leaf)) for leaf in leaves]]
+        tree = {
+            "Type": "/StructTreeRoot",
+            "K": [Ref(name(self.root))],
+            "ParentTree": {"Nums": nums},
+            "ParentTreeNextKey": len(self.pages),
+        }
+        objects.append((root_name, tree))
+        return objects, root_name
