@@ -7,7 +7,7 @@ then a section (Sect) per section with its heading (H2, H3...), paragraphs (P) a
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from deckforge.kinds.rulebook import Block, Rulebook, Section
 from deckforge.layout.components.flow import Flow
@@ -21,6 +21,17 @@ from deckforge.text.fit import FittedText, TextStyle
 from deckforge.text.lines import column_mark, reaching_left
 from deckforge.text.script import is_rtl_locale, list_letter, number
 from deckforge.units import mm
+
+
+@dataclass(frozen=True)
+class Marker:
+    """What hangs in a paragraph's indent on its first line (a number, a letter, a
+    bullet), starting ``at`` from the column's start edge, in ``colour`` (the accent
+    when none is given)."""
+
+    text: str
+    at: float = 0.0
+    colour: RGB | None = None
 
 
 class _Book:
@@ -55,14 +66,12 @@ class _Book:
         style: TextStyle,
         colour: RGB,
         tag: Tag,
-        marker: str | None = None,
-        marker_at: float = 0.0,
-        marker_colour: RGB | None = None,
+        marker: Marker | None = None,
         language: str | None = None,
     ) -> None:
-        """Flow a paragraph line by line; a marker (number, bullet) hangs in the indent,
-        starting ``marker_at`` from the column's start edge. A list item's (LI) marker is
-        its label, the text its body; any other marker is decoration (an artifact)."""
+        """Flow a paragraph line by line, its marker hanging in the indent of the first. A
+        list item's (LI) marker is its label, the text its body; any other marker is
+        decoration (an artifact)."""
         flow, rtl = self.flow, self.rtl
         width = flow.column_w - x_indent
         fitted = set_text(text, width, 10_000, style, language or self.locale)
@@ -76,22 +85,30 @@ class _Book:
             if fitted.rtl and flow.columns > 1:
                 ops.insert(0, _column_mark(cx, flow.y, flow.column_w, one))
             if marker and index == 0:
-                mark_w = x_indent - marker_at - mm(1)
-                mark_style = replace(style, weight=fonts.BOLD, align="start")
-                mark = set_text(SourceText(marker, text.ref), mark_w, 100, mark_style, self.locale)
-                mx = cx + flow.column_w - marker_at - mark_w if rtl else cx + marker_at
-                if rtl:
-                    # Its text ends left of it: reach halfway across the gap, for poppler.
-                    gap = mx + mark_w - mark.lines[0].width - (cx + width)
-                    joined = reaching_left(mark.lines[0], fonts.BOLD, gap / 2)
-                    mark = replace(mark, lines=(joined,))
                 label = Tag((*tag.path, ("Lbl", 0))) if item else Tag(artifact="Layout")
+                mark = self.marker(marker, text, x_indent, style, label)
                 # Where it reads first, but after its line in right-to-left text: pdf.js
                 # reads texts in the order they are drawn, and joins one to the text
                 # before it on its line without a space if it stands further left.
-                ink = marker_colour or self.inks.accent
-                ops.insert(len(ops) if rtl else 0, Text(mx, flow.y, mark_w, mark, ink, label))
+                ops.insert(len(ops) if rtl else 0, mark)
             flow.add(ops, fitted.line_height)
+
+    def marker(
+        self, marker: Marker, text: SourceText, x_indent: float, style: TextStyle, tag: Tag
+    ) -> Text:
+        """A paragraph's marker on the current line, in the indent before ``x_indent``."""
+        flow, rtl = self.flow, self.rtl
+        cx, width = flow.column_x(rtl), flow.column_w - x_indent
+        mark_w = x_indent - marker.at - mm(1)
+        mark_style = replace(style, weight=fonts.BOLD, align="start")
+        mark = set_text(SourceText(marker.text, text.ref), mark_w, 100, mark_style, self.locale)
+        mx = cx + flow.column_w - marker.at - mark_w if rtl else cx + marker.at
+        if rtl:
+            # Its text ends left of it: reach halfway across the gap, for poppler.
+            gap = mx + mark_w - mark.lines[0].width - (cx + width)
+            joined = reaching_left(mark.lines[0], fonts.BOLD, gap / 2)
+            mark = replace(mark, lines=(joined,))
+        return Text(mx, flow.y, mark_w, mark, marker.colour or self.inks.accent, tag)
 
     def title(self) -> None:
         """The title block across the first page, in the accent colour through the bleed."""
@@ -138,25 +155,25 @@ class _Book:
             bold = replace(style, weight=fonts.BOLD)
             marker = "«" if self.rtl else "»"
             tag = Tag(element(within, "P"))
-            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, marker)
+            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, Marker(marker))
             self.flow.space(body * 0.6)
         elif b.kind == "bullets":
             listed = element(within, "L")
             for t in b.texts:
-                self.lines(t, indent * 0.8, style, ink, Tag(element(listed, "LI")), "•")
+                self.lines(t, indent * 0.8, style, ink, Tag(element(listed, "LI")), Marker("•"))
                 self.flow.space(body * 0.25)
             self.flow.space(body * 0.4)
         else:
             listed = element(within, "L")
             for step in b.steps:
                 item = element(listed, "LI")
-                marker = f"{number(step.number, self.locale)}."
+                marker = Marker(f"{number(step.number, self.locale)}.")
                 self.lines(step.text, indent, style, ink, Tag(item), marker)
                 sublist = element((*item, ("LBody", 1)), "L")
                 for k, sub in enumerate(step.substeps):
                     tag = Tag(element(sublist, "LI"))
-                    marker = f"{list_letter(k, self.locale)}."
-                    self.lines(sub, 2 * indent, style, ink, tag, marker, indent, self.inks.dark)
+                    marker = Marker(f"{list_letter(k, self.locale)}.", indent, self.inks.dark)
+                    self.lines(sub, 2 * indent, style, ink, tag, marker)
                 self.flow.space(body * 0.35)
             self.flow.space(body * 0.3)
 
