@@ -67,3 +67,58 @@ def test_characters_yaml_refuses_are_reported_at_their_place():
     assert [p.format() for p in problems] == [
         "x.yaml:2:5: the file contains the character U+0007, which YAML does not allow; remove it"
     ]
+
+
+def test_a_deck_of_100000_cards_is_read_whole_with_its_places():
+    lines = ["kind: places", "places:"]
+    lines += [f"  - {{id: place-{n}, name: 'Place {n}', category: home}}" for n in range(100_000)]
+    source, problems = _load(("\n".join(lines) + "\n").encode())
+    assert not problems and len(source.data["places"]) == 100_000
+    ref = source.ref(("places", 99_999, "name"))
+    assert (ref.line, ref.column, ref.path) == (100_002, 29, "places[99999].name")
+    assert source.ref(("places", 99_999, "name"), key=True).column == 23
+
+
+def test_an_alias_bomb_is_named_at_the_alias_that_multiplies():
+    bomb = b"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for level in range(1, 8):
+        bomb += f"{chr(97 + level)}: &{chr(97 + level)} [".encode()
+        bomb += b", ".join([f"*{chr(96 + level)}".encode()] * 10) + b"]\n"
+    _, problems = _load(bomb)
+    (problem,) = problems
+    assert problem.message.startswith("aliases here expand to more than 100,000 values")
+    assert (problem.ref.line, problem.ref.path) == (5, "e[7]")
+
+
+def test_aliases_may_add_as_many_values_as_the_file_has_bytes():
+    entries = "".join(f"  - {{id: p{n}, <<: *shared}}\n" for n in range(40_000))
+    text = "shared: &shared {name: A, category: home, colour: red}\nplaces:\n" + entries
+    source, problems = _load(text.encode())
+    assert not problems and source.data["places"][-1]["category"] == "home"
+
+
+def test_merged_keys_give_way_to_the_mapping_s_own():
+    source, problems = _load(b"base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\n")
+    assert not problems and source.data["c"] == {"y": 3, "x": 1}
+    assert source.ref(("c", "x")).line == 1 and source.ref(("c", "y")).line == 4
+
+
+def test_an_alias_inside_the_value_it_names_is_refused():
+    _, problems = _load(b"a: &x [1, *x]\n")
+    assert [p.format() for p in problems] == [
+        "x.yaml:1:11: the alias '*x' is used inside the value it names"
+    ]
+
+
+def test_a_date_that_does_not_exist_is_a_problem_not_a_crash():
+    _, problems = _load(b"a: 2024-13-45\n")
+    assert [p.format() for p in problems] == [
+        "x.yaml:1:4: a: '2024-13-45' cannot be read: month must be in 1..12"
+    ]
+
+
+def test_places_of_missing_and_nested_values():
+    source, _ = _load(b"a:\n  - {b: 1}\n  - c\n")
+    assert source.ref(("a", 0, "missing")).line == 2  # the nearest enclosing value
+    assert (source.ref(("a", 1)).line, source.ref(("a", 1)).column) == (3, 5)
+    assert source.ref(("a",), key=True).column == 1

@@ -1,10 +1,11 @@
 """Load YAML sources into plain data, keeping where every value came from.
 
-The loader composes PyYAML's node tree (never constructing Python objects from
-tags) and converts it to dicts, lists and scalars while recording each value's
-line and column, so later stages can point at the exact spot of a problem.
-Limits on size, depth and node count keep hostile files (alias bombs, very
-deep nesting) from exhausting memory.
+libyaml parses the file and :mod:`deckforge.sources.events` turns its events into dicts,
+lists and scalars (never Python objects from tags), recording each value's line and
+column, so later stages can point at the exact spot of a problem. Hostile files are
+stopped by what makes them hostile (aliases that multiply, nesting too deep; see
+:mod:`~deckforge.sources.events`), not by their size: a deck of 100,000 cards in one
+file is read like any other.
 """
 
 from __future__ import annotations
@@ -18,24 +19,15 @@ from typing import Any
 import yaml
 
 from deckforge.errors import Problem, SourceRef
+from deckforge.sources.events import MAX_DEPTH, Builder, Places, Refused
 
-#: Largest source file read, in bytes.
-MAX_FILE_BYTES = 4 * 1024 * 1024
-#: Most nodes a file may expand to (aliases count each time they are used).
-MAX_NODES = 200_000
-#: Deepest nesting of mappings and lists.
-MAX_DEPTH = 64
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]
+
+#: Largest source file read, in bytes: far beyond any deck (100,000 cards with a name,
+#: a category and an icon each are 7 MB), short of what would exhaust memory.
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 Path_ = tuple[str | int, ...]
-
-#: The only YAML tags a source may use: plain data. Anything else (``!!python/object``)
-#: is refused before it is looked at.
-_PLAIN_TAGS = frozenset(
-    f"tag:yaml.org,2002:{name}"
-    for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")
-)
-
-_STR = "tag:yaml.org,2002:str"
 
 #: Hints for PyYAML's most common complaints.
 _HINTS = {
@@ -94,105 +86,15 @@ class Source:
     path: Path
     display: str
     data: Any
-    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
-    key_marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     #: SHA-256 of the bytes that were parsed: what incremental builds compare.
     digest: str = ""
+    places: Places = field(default_factory=Places, repr=False, compare=False)
 
     def ref(self, path: Path_ = (), key: bool = False) -> SourceRef:
         """Where the value at ``path`` is (or its key, with ``key``); the nearest
         enclosing value when the path does not exist (a missing property)."""
-        probe = tuple(path)
-        table = self.key_marks if key and probe in self.key_marks else self.marks
-        while probe and probe not in table:
-            probe = probe[:-1]
-            table = self.marks
-        line, column = table.get(probe, (1, 1))
+        line, column = self.places.find(self.data, tuple(path), key)
         return SourceRef(self.display, line, column, format_path(path))
-
-
-class _Converter:
-    def __init__(self, source: Source):
-        self.source = source
-        self.problems: list[Problem] = []
-        self.count = 0
-        self.constructor = yaml.SafeLoader("")
-
-    def problem(self, node: yaml.Node, path: Path_, message: str) -> None:
-        mark = node.start_mark
-        self.problems.append(
-            Problem(
-                SourceRef(self.source.display, mark.line + 1, mark.column + 1, format_path(path)),
-                message,
-            )
-        )
-
-    def convert(self, node: yaml.Node, path: Path_, depth: int) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise _TooBig(
-                node,
-                f"the file expands to more than {MAX_NODES:,} values (aliases used too often?)",
-            )
-        if depth > MAX_DEPTH:
-            raise _TooBig(node, f"nesting deeper than {MAX_DEPTH} levels")
-        mark = node.start_mark
-        self.source.marks.setdefault(path, (mark.line + 1, mark.column + 1))
-        tag = node.tag
-        if tag == _STR:
-            return node.value  # text, the most common value, as it is
-        if tag not in _PLAIN_TAGS:
-            raise _TooBig(
-                node,
-                f"the tag '{tag.replace('tag:yaml.org,2002:', '!!')}' is not allowed: "
-                "sources hold plain text, numbers, lists and mappings",
-            )
-        if isinstance(node, yaml.MappingNode):
-            return self.mapping(node, path, depth)
-        if isinstance(node, yaml.SequenceNode):
-            return [
-                self.convert(item, (*path, index), depth + 1)
-                for index, item in enumerate(node.value)
-            ]
-        value = self.constructor.construct_object(node)
-        if isinstance(value, bytes):
-            self.problem(node, path, "binary values are not accepted")
-            return None
-        return value
-
-    def mapping(self, node: yaml.MappingNode, path: Path_, depth: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        first_seen: dict[str, int] = {}
-        key_marks = self.source.key_marks
-        self.constructor.flatten_mapping(node)
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                self.problem(key_node, path, "a key must be plain text, not a list or mapping")
-                continue
-            if key_node.tag == _STR:
-                key = key_node.value
-            else:
-                key = str(self.constructor.construct_object(key_node))
-            mark = key_node.start_mark
-            if key in first_seen:
-                self.problem(
-                    key_node,
-                    (*path, key),
-                    f"duplicate key '{key}' (first defined at line {first_seen[key]}); "
-                    "each key may appear only once",
-                )
-                continue
-            first_seen[key] = mark.line + 1
-            inner = (*path, key)
-            key_marks[inner] = (mark.line + 1, mark.column + 1)
-            result[key] = self.convert(value_node, inner, depth + 1)
-        return result
-
-
-class _TooBig(Exception):
-    def __init__(self, node: yaml.Node, message: str):
-        self.node = node
-        self.message = message
 
 
 def _line_column(text: bytes, offset: int) -> tuple[int, int]:
@@ -222,7 +124,8 @@ def load_yaml(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
             return None, [
                 Problem(
                     SourceRef(display),
-                    f"the file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                    f"the file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} a source "
+                    "may have",
                 )
             ]
         raw = path.read_bytes()
@@ -258,37 +161,42 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
         loader = _Loader(text)
     except yaml.reader.ReaderError as exc:
         return None, [_reader_problem(text, exc, display)]
+    builder = Builder(loader, len(raw))
     try:
-        node = loader.get_single_node()
+        present, source.data = builder.document()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = "YAML syntax error: " + (exc.problem or "unreadable")
-        hint = _HINTS.get(exc.problem or "")
-        if hint:
-            message += f"; {hint}"
-        elif exc.context:
-            message += f" ({exc.context}"
-            if exc.context_mark and exc.context_mark is not mark:
-                message += f" at line {exc.context_mark.line + 1}"
-            message += ")"
-        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        return None, [Problem(SourceRef(display, line, column), message)]
+        return None, [_syntax_problem(exc, display)]
     except yaml.reader.ReaderError as exc:
         return None, [_reader_problem(text, exc, display)]
+    except Refused as exc:
+        where = SourceRef(display, exc.mark.line + 1, exc.mark.column + 1, format_path(exc.path))
+        return None, [Problem(where, exc.message)]
     except yaml.YAMLError as exc:
         return None, [Problem(SourceRef(display), f"YAML error: {exc}")]
     finally:
         loader.dispose()
-    if node is None:
+    if not present:
         return None, [Problem(SourceRef(display, 1, 1), "the file is empty")]
-    converter = _Converter(source)
-    try:
-        source.data = converter.convert(node, (), 0)
-    except _TooBig as exc:
-        mark = exc.node.start_mark
-        return None, [Problem(SourceRef(display, mark.line + 1, mark.column + 1), exc.message)]
-    except yaml.YAMLError as exc:
-        return None, [Problem(SourceRef(display), f"YAML error: {exc}")]
-    if converter.problems:
-        return None, converter.problems
+    if builder.problems:
+        return None, [
+            Problem(SourceRef(display, line, column, format_path(path)), message)
+            for (line, column), path, message in builder.problems
+        ]
+    source.places = builder.places
     return source, []
+
+
+def _syntax_problem(exc: yaml.MarkedYAMLError, display: str) -> Problem:
+    """A syntax error libyaml found, at its place, with a hint for the common ones."""
+    mark = exc.problem_mark or exc.context_mark
+    message = "YAML syntax error: " + (exc.problem or "unreadable")
+    hint = _HINTS.get(exc.problem or "")
+    if hint:
+        message += f"; {hint}"
+    elif exc.context:
+        message += f" ({exc.context}"
+        if exc.context_mark and exc.context_mark is not mark:
+            message += f" at line {exc.context_mark.line + 1}"
+        message += ")"
+    line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    return Problem(SourceRef(display, line, column), message)
