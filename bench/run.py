@@ -8,17 +8,22 @@ Prints medians of several runs (with min and max) for:
     process;
   * a rebuild with nothing changed (a fresh process each time, interpreter start included);
   * a rebuild after editing one place name;
-  * a synthetic 1,000- and 10,000-card place deck in the pnp-a4 and printer profiles:
-    wall time and peak memory (RSS);
-  * the floor: a minimal ReportLab script drawing the same number of plain text cards
-    onto the same sheets with crop marks, and deckforge's time as a ratio of it;
+  * start-up: a build of nine cards;
+  * synthetic place decks of 1,000, 10,000 and 100,000 cards (each one YAML file) in
+    pnp-a4, and of 1,000 and 10,000 in printer, built in one process, interleaved with
+    the floor: a minimal ReportLab script drawing the same number of plain text cards
+    onto the same sheets with crop marks (bench/floors.py); wall time, processor time
+    and peak memory (RSS) of both, and their ratios;
   * raster outputs of the English edition: PNG export (cold, with nothing changed, after
     editing one place name) against a floor (a plain loop drawing every page with
     PDFium and saving it with Pillow's defaults, in one process, as exports were made
-    before); Tabletop Simulator export and the preview site, cold and warm.
+    before), and the milliseconds a card side of the export in one process against
+    the floor's a page; Tabletop Simulator export and the preview site, cold and warm.
 
-The machine is shared and noisy: read medians and ratios, not single runs.
-BENCH_ONLY=raster times the raster outputs alone.
+The machine is shared and noisy: read medians and ratios (of processor time above all),
+not single runs. BENCH_ONLY=builds,floor,raster (any of them) times those alone; every
+run writes its medians and the targets to bench/results.json (keeping the sections it
+did not time from earlier runs).
 """
 
 from __future__ import annotations
@@ -31,7 +36,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+
+from floors import FLOOR, RASTER_FLOOR
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -56,19 +64,20 @@ def run(args: list[str], cwd: Path, cache: Path | None = None) -> tuple[float, f
     return wall, cpu
 
 
-def peak_rss(args: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall seconds and the peak RSS (MB) of a command, measured by a fresh wrapper."""
+def peak_rss(args: list[str], cwd: Path) -> tuple[float, float, float]:
+    """Wall seconds, processor seconds (user and system) and the peak RSS (MB) of a
+    command, measured by a fresh wrapper."""
     probe = (
         "import resource, subprocess, sys, time; t = time.perf_counter(); "
         "r = subprocess.run(sys.argv[1:]); w = time.perf_counter() - t; "
-        "m = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024; "
-        "print(f'{w} {m}'); sys.exit(r.returncode)"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN); m = u.ru_maxrss / 1024; "
+        "print(f'{w} {u.ru_utime + u.ru_stime} {m}'); sys.exit(r.returncode)"
     )
     done = subprocess.run([PYTHON, "-c", probe, *args], cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"benchmark step failed: {' '.join(args)}\n{done.stderr[-2000:]}")
-    wall, rss = done.stdout.strip().splitlines()[-1].split()
-    return float(wall), float(rss)
+    wall, cpu, rss = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu), float(rss)
 
 
 def summary(name: str, values: list[float], unit: str = "s") -> float:
@@ -138,124 +147,62 @@ def first_builds(project: Path, scratch: Path) -> tuple[dict[str, float], Path]:
     return ratios, filled
 
 
-FLOOR = r"""
-import sys
-from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas
-cards, mode, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-W, H = 63.5 * 72 / 25.4, 88.9 * 72 / 25.4
+#: The synthetic decks timed against the floor: (cards, profile).
+SYNTHETIC = [(1_000, "pnp-a4"), (10_000, "pnp-a4"), (100_000, "pnp-a4"), (1_000, "printer"),
+             (10_000, "printer")]  # fmt: skip
 
 
-def name(side, n):
-    return "Synthetic" if side == "back" else f"Place number {n}"
-
-
-if mode == "printer":
-    b = 9.0
-    c = canvas.Canvas(path, pagesize=(W + 2 * b, H + 2 * b))
-    for n in range(cards):
-        for side in ("back", "face"):
-            c.setTrimBox((b, b, b + W, b + H))
-            c.setBleedBox((0, 0, W + 2 * b, H + 2 * b))
-            c.setFillColorRGB(0.2, 0.4, 0.67)
-            c.rect(0, 0, W + 2 * b, H + 2 * b, fill=1, stroke=0)
-            c.setFillColorRGB(1, 1, 1)
-            c.setFont("Helvetica-Bold", 16)
-            c.drawCentredString(b + W / 2, b + H / 2, name(side, n))
-            c.showPage()
-else:
-    pw, ph = A4
-    c = canvas.Canvas(path, pagesize=A4)
-    left, bottom = (pw - 3 * W) / 2, (ph - 3 * H) / 2
-    for start in range(0, cards, 9):
-        chunk = range(start, min(start + 9, cards))
-        for side in ("face", "back"):
-            for i, n in enumerate(chunk):
-                row, col = divmod(i, 3)
-                if side == "back":
-                    col = 2 - col
-                x, y = left + col * W, bottom + (2 - row) * H
-                c.saveState()
-                p = c.beginPath()
-                p.rect(x, y, W, H)
-                c.clipPath(p, stroke=0, fill=0)
-                c.setFillColorRGB(0.9, 0.93, 1)
-                c.rect(x, y, W, H, fill=1, stroke=0)
-                c.setFillColorRGB(0, 0, 0)
-                c.setFont("Helvetica-Bold", 16)
-                c.drawCentredString(x + W / 2, y + H / 2, name(side, n))
-                c.restoreState()
-            c.setLineWidth(0.25)
-            for k in range(4):
-                x = left + k * W
-                c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17)
-                c.line(x, bottom - 3, x, bottom - 17)
-                y = bottom + k * H
-                c.line(left - 3, y, left - 17, y)
-                c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
-            c.showPage()
-c.save()
-"""
-
-
-def synthetic_builds(scratch: Path) -> dict[tuple[int, str], tuple[float, float, float]]:
-    """Synthetic place decks of 1,000 and 10,000 cards in one process: deckforge's time
-    and peak memory, and the plain ReportLab floor's time, by (cards, profile)."""
+def synthetic_builds(scratch: Path, sizes=SYNTHETIC) -> dict[str, dict[str, float]]:
+    """Synthetic place decks (each one YAML file) built in one process, each run followed
+    by a run of the plain ReportLab floor (interleaved, so both meet the same load on a
+    shared machine): medians of wall time, processor time and peak memory of both, and
+    the ratios, by "cards-profile"."""
     results: dict = {}
-    for cards in (1_000, 10_000):
-        synth = synthetic_project(scratch / f"synthetic-{cards}", cards)
-        for profile in ("pnp-a4", "printer"):
-            times, peaks, floors = [], [], []
-            for _ in range(RUNS):
-                wall, rss = peak_rss(
-                    deckforge(
-                        "build",
-                        "--profile",
-                        profile,
-                        "--out",
-                        str(synth / "build"),
-                        "--force",
-                        "--quiet",
-                        "--jobs",
-                        "1",
-                    ),
-                    synth,
-                )
-                times.append(wall)
-                peaks.append(rss)
-                floor, _ = peak_rss(
-                    [PYTHON, "-c", FLOOR, str(cards), profile, str(synth / "floor.pdf")], synth
-                )
-                floors.append(floor)
-            print(f"{cards:,} place cards, {profile}:")
-            t = summary("deckforge (one process, like the floor)", times)
-            m = summary("deckforge peak RSS", peaks, "MB")
-            f = summary("floor (plain ReportLab)", floors)
-            print(f"  {'ratio to the floor':<46} {t / f:8.2f} ×")
-            results[(cards, profile)] = (t, m, f)
+    for cards, profile in sizes:
+        synth = scratch / f"synthetic-{cards}"
+        if not synth.exists():
+            synthetic_project(synth, cards)
+        build = deckforge(
+            "build", "--profile", profile, "--out", str(synth / "build"), "--force", "--quiet",
+            "--jobs", "1",
+        )  # fmt: skip
+        floor = [PYTHON, "-c", FLOOR, str(cards), profile, str(synth / "floor.pdf")]
+        ours, theirs = [], []
+        for _ in range(RUNS):
+            ours.append(peak_rss(build, synth))
+            theirs.append(peak_rss(floor, synth))
+        print(f"{cards:,} place cards, {profile}, one process (deckforge / floor):")
+        figures = {}
+        for index, name, unit in ((0, "wall", "s"), (1, "cpu", "s"), (2, "rss", "MB")):
+            mine = summary(f"deckforge {name}", [r[index] for r in ours], unit)
+            plain = summary(f"floor (plain ReportLab) {name}", [r[index] for r in theirs], unit)
+            figures |= {name: mine, f"floor_{name}": plain, f"{name}_ratio": mine / plain}
+            print(f"  {name + ' ratio to the floor':<46} {mine / plain:8.2f} ×")
+        results[f"{cards}-{profile}"] = figures
     return results
 
 
-RASTER_FLOOR = r"""
-import sys
-from pathlib import Path
-import pypdfium2 as pdfium
-out = Path(sys.argv[1])
-out.mkdir(exist_ok=True)
-for pdf in sys.argv[2:]:
-    document = pdfium.PdfDocument(pdf)
-    for index in range(len(document)):
-        page = document[index]
-        image = page.render(scale=300 / 72, rev_byteorder=True).to_pil()
-        image.save(out / f"{Path(pdf).stem}-{index}.png")
-"""
+def start_up(scratch: Path) -> dict[str, float]:
+    """A build of nine cards (one sheet) in one process: what start-up costs."""
+    synth = scratch / "synthetic-9"
+    if not synth.exists():
+        synthetic_project(synth, 9)
+    build = deckforge("build", "--profile", "pnp-a4", "--out", str(synth / "build"), "--force",
+                      "--quiet", "--jobs", "1")  # fmt: skip
+    runs = [run(build, synth) for _ in range(RUNS * 2)]
+    print("start-up: a build of 9 cards, one process:")
+    wall = summary("wall", [w for w, _ in runs])
+    cpu = summary("processor time", [c for _, c in runs])
+    return {"wall": wall, "cpu": cpu}
+
 
 #: Measured before exports drew pages in parallel, once, and only when changed (2 cores).
 EARLIER = {"png": "93–118 s", "preview": "51 s"}
 
 
-def raster(project: Path, out: Path, scratch: Path) -> list[tuple[str, bool, str]]:
-    """Time the raster outputs of the English edition; returns the targets' checks.
+def raster(project: Path, out: Path, scratch: Path) -> tuple[list[tuple], dict[str, float]]:
+    """Time the raster outputs of the English edition; returns the targets' checks and
+    the figures (medians) by name.
 
     The machine is shared: besides wall time, the processor time of each run (its
     processes' user and system seconds) shows the work done, whatever else is running.
@@ -273,6 +220,11 @@ def raster(project: Path, out: Path, scratch: Path) -> list[tuple[str, bool, str
             shutil.rmtree(out / edition / fmt, ignore_errors=True)
             times.setdefault(f"{fmt} cold", []).append(run(export, project))
         times[f"{fmt} warm"] = [run(export, project) for _ in range(RUNS)]
+    sides = len(list((out / edition / "png").rglob("*.png")))
+    single = deckforge("export", "png", "--edition", edition, "--out", str(out), "--jobs", "1")
+    for _ in range(RUNS):
+        shutil.rmtree(out / edition / "png", ignore_errors=True)
+        times.setdefault("png cold, one process", []).append(run(single, project))
     places = project / "decks" / "guess-the-mess" / "places.yaml"
     original = places.read_text(encoding="utf-8")
     export = deckforge("export", "png", "--edition", edition, "--out", str(out))
@@ -303,93 +255,127 @@ def raster(project: Path, out: Path, scratch: Path) -> list[tuple[str, bool, str
     ratio, work = walls[floor] / walls["png cold"], cpus[floor] / cpus["png cold"]
     print(f"  {'cold PNG export, times as fast as the floor':<46} {ratio:8.2f} ×")
     print(f"  {'cold PNG export, times less processor time':<46} {work:8.2f} ×")
-    return [
+    pages = len(list((scratch / "floor-png").glob("*.png")))
+    # One core: the export in one process, its wall time a file; the floor's a page.
+    per_side = 1000 * walls["png cold, one process"] / sides
+    floor_page = 1000 * walls[floor] / pages
+    print(f"  {f'ms a card side, one process ({sides} files)':<46} {per_side:8.2f}")
+    print(f"  {f'floor: ms a page, one process ({pages} pages)':<46} {floor_page:8.2f}")
+    figures = {f"{name} wall": value for name, value in walls.items()}
+    figures |= {f"{name} cpu": value for name, value in cpus.items()}
+    figures |= {"png ms a side, one process": per_side, "floor ms a page": floor_page,
+                "png files": sides, "floor pages": pages}  # fmt: skip
+    checks = [
         ("cold PNG export at least 3 × as fast as the floor", ratio >= 3, f"{ratio:.2f} ×"),
         ("PNG export with nothing changed under 1 s", walls["png warm"] < 1,
          f"{walls['png warm']:.2f} s"),
+        ("PNG, one process: at most 15 ms a card side", per_side <= 15, f"{per_side:.1f} ms"),
+        ("PNG, one process: at most 1.5 × the floor's page", per_side <= 1.5 * floor_page,
+         f"{per_side / floor_page:.2f} ×"),
     ]  # fmt: skip
+    return checks, figures
+
+
+def builds(project: Path, out: Path, scratch: Path) -> tuple[list[tuple], dict]:
+    """The shipped editions: first builds, full builds, no-op and one-edit rebuilds.
+    Leaves ``DECKFORGE_CACHE`` set to the cache the first builds filled."""
+    firsts, filled = first_builds(project, scratch)
+    # Everything after this reads that cache, not the user's.
+    os.environ["DECKFORGE_CACHE"] = str(filled)
+    print("every edition and profile:")
+    force = deckforge("build", "--out", str(out), "--force", "--quiet")
+    cold = [run(force, project)[0] for _ in range(RUNS)]
+    single = [run([*force, "--jobs", "1"], project)[0] for _ in range(RUNS)]
+    cold_m = summary("full build, one process per core", cold)
+    single_m = summary("full build, one process", single)
+    speed_up = single_m / cold_m
+    print(f"  {'parallel speed-up':<46} {speed_up:8.2f} ×")
+    noop = [run(deckforge("build", "--out", str(out)), project)[0] for _ in range(RUNS * 2)]
+    noop_m = summary("no-op rebuild (fresh process)", noop)
+    places = project / "decks" / "guess-the-mess" / "places.yaml"
+    original = places.read_text(encoding="utf-8")
+    edits = []
+    for n in range(RUNS):
+        places.write_text(original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1), "utf-8")
+        edits.append(run(deckforge("build", "--out", str(out), "--quiet"), project)[0])
+    places.write_text(original, encoding="utf-8")
+    edit_m = summary("rebuild after editing one place name", edits)
+    checks = [("no-op rebuild under 0.5 s", noop_m < 0.5, f"{noop_m:.2f} s")]
+    for name, ratio in firsts.items():
+        checks.append((f"{name}: empty cache at most 3 × filled", ratio <= 3, f"{ratio:.2f} ×"))
+    checks.append(
+        ("parallel full build at least 1.6 × one process", speed_up >= 1.6, f"{speed_up:.2f} ×")
+    )
+    figures = {"full build": cold_m, "full build, one process": single_m, "no-op": noop_m,
+               "after editing one place": edit_m,
+               "empty cache / filled": firsts}  # fmt: skip
+    return checks, figures
+
+
+#: Ratio of processor time to the floor's not to exceed, by number of cards (pnp-a4).
+FLOOR_TARGETS = {1_000: 1.5, 10_000: 1.3, 100_000: 1.3}
+
+
+def floor_checks(results: dict, startup: dict) -> list[tuple]:
+    """The targets of the synthetic decks: ratios of processor time (what the machine
+    being shared does not change) to the floor's, memory, start-up."""
+    checks = []
+    for cards, target in FLOOR_TARGETS.items():
+        ratio = results[f"{cards}-pnp-a4"]["cpu_ratio"]
+        checks.append((f"{cards:,} cards, pnp-a4: at most {target} × the floor's processor time",
+                       ratio <= target, f"{ratio:.2f} ×"))  # fmt: skip
+    memory = results["100000-pnp-a4"]["rss_ratio"]
+    checks.append(("100,000 cards, pnp-a4: peak memory at most 1.3 × the floor's",
+                   memory <= 1.3, f"{memory:.2f} ×"))  # fmt: skip
+    checks.append(("start-up (a build of 9 cards) under 0.3 s of processor time",
+                   startup["cpu"] < 0.3, f"{startup['cpu']:.2f} s"))  # fmt: skip
+    return checks
+
+
+def write_results(figures: dict, checks: list[tuple]) -> None:
+    """bench/results.json: this run's medians by section (a run of some sections keeps
+    the others from earlier runs), each with its date, and the targets."""
+    path = ROOT / "bench" / "results.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    for name, values in figures.items():
+        kept[name] = {"date": date, "runs": RUNS, "cores": os.cpu_count(), **values}
+    targets = {t["target"]: t for t in kept.get("targets", [])}
+    for name, met, value in checks:
+        targets[name] = {"target": name, "met": met, "value": value, "date": date}
+    kept["targets"] = list(targets.values())
+    path.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n")
+    print(f"written: {path.relative_to(ROOT)}")
 
 
 def main() -> None:
+    """Every figure, or only those of ``BENCH_ONLY`` (``builds``, ``floor``, ``raster``,
+    comma-separated); printed, and written to bench/results.json."""
+    only = set(filter(None, os.environ.get("BENCH_ONLY", "").split(",")))
     print(f"deckforge benchmark: {RUNS} runs each; {os.cpu_count()} cores")
+    figures: dict = {}
+    checks: list[tuple] = []
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         project = scratch / "project"
         shutil.copytree(ROOT / "decks", project / "decks")
         shutil.copytree(ROOT / "schemas", project / "schemas")
         out = scratch / "build"
-        if os.environ.get("BENCH_ONLY") == "raster":
-            for name, met, value in raster(project, out, scratch):
-                print(f"  {name:<56} {value:>9}  {'met' if met else 'NOT MET'}")
-            return
-
-        firsts, filled = first_builds(project, scratch)
-        # Everything after this reads that cache, not the user's.
-        os.environ["DECKFORGE_CACHE"] = str(filled)
-
-        print("every edition and profile:")
-        cold = [
-            run(deckforge("build", "--out", str(out), "--force", "--quiet"), project)[0]
-            for _ in range(RUNS)
-        ]
-        single = [
-            run(
-                deckforge("build", "--out", str(out), "--force", "--quiet", "--jobs", "1"), project
-            )[0]
-            for _ in range(RUNS)
-        ]
-        cold_m = summary("full build, one process per core", cold)
-        single_m = summary("full build, one process", single)
-        speed_up = single_m / cold_m
-        print(f"  {'parallel speed-up':<46} {speed_up:8.2f} ×")
-        noop = [run(deckforge("build", "--out", str(out)), project)[0] for _ in range(RUNS * 2)]
-        noop_m = summary("no-op rebuild (fresh process)", noop)
-        places = project / "decks" / "guess-the-mess" / "places.yaml"
-        original = places.read_text(encoding="utf-8")
-        edits = []
-        for n in range(RUNS):
-            places.write_text(
-                original.replace("{en: Kitchen,", f"{{en: Kitchen {n},", 1), encoding="utf-8"
-            )
-            edits.append(run(deckforge("build", "--out", str(out), "--quiet"), project)[0])
-        places.write_text(original, encoding="utf-8")
-        summary("rebuild after editing one place name", edits)
-
-        results = synthetic_builds(scratch)
-        growth = {}
-        for profile in ("pnp-a4", "printer"):
-            small, large = results[(1_000, profile)][0], results[(10_000, profile)][0]
-            growth[profile] = large / small
-            print(f"{profile}: 10,000 cards cost {growth[profile]:.2f} × 1,000 cards")
-        print(json.dumps({f"{c}-{p}": v for (c, p), v in results.items()}))
-
-        raster_checks = raster(project, out, scratch)
-
-        print("targets (medians):")
-        checks = [("no-op rebuild under 0.5 s", noop_m < 0.5, f"{noop_m:.2f} s")]
-        for name, ratio in firsts.items():
-            checks.append((f"{name}: empty cache at most 3 × filled", ratio <= 3, f"{ratio:.2f} ×"))
-        checks.append(
-            ("parallel full build at least 1.6 × one process", speed_up >= 1.6, f"{speed_up:.2f} ×")
-        )
-        for profile in ("pnp-a4", "printer"):
-            t, m, f = results[(10_000, profile)]
-            checks.append(
-                (f"10,000 cards, {profile}: at most 2 × the floor", t / f <= 2, f"{t / f:.2f} ×")
-            )
-            checks.append(
-                (
-                    f"10,000 cards, {profile}: at most 11 × 1,000 cards",
-                    growth[profile] <= 11,
-                    f"{growth[profile]:.2f} ×",
-                )
-            )
-            checks.append(
-                (f"10,000 cards, {profile}: peak RSS under 300 MB", m < 300, f"{m:.0f} MB")
-            )
-        checks += raster_checks
-        for name, met, value in checks:
-            print(f"  {name:<56} {value:>9}  {'met' if met else 'NOT MET'}")
+        if not only or "builds" in only:
+            found, figures["builds"] = builds(project, out, scratch)
+            checks += found
+        if not only or "floor" in only:
+            startup = start_up(scratch)
+            results = synthetic_builds(scratch)
+            figures["start-up"], figures["floor"] = startup, results
+            checks += floor_checks(results, startup)
+        if not only or "raster" in only:
+            found, figures["raster"] = raster(project, out, scratch)
+            checks += found
+    print("targets (medians):")
+    for name, met, value in checks:
+        print(f"  {name:<64} {value:>9}  {'met' if met else 'NOT MET'}")
+    write_results(figures, checks)
 
 
 if __name__ == "__main__":
