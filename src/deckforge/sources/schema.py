@@ -20,8 +20,6 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 import fastjsonschema
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from deckforge.errors import Problem
 from deckforge.sources.source import Source
@@ -49,28 +47,31 @@ def document(name: str) -> dict:
     return json.loads((_FOLDER / file).read_text(encoding="utf-8"))
 
 
-@cache
-def _registry() -> Registry:
-    """Every schema, by its file name: what ``$ref`` names."""
-    return Registry().with_resources(
-        (name + _SUFFIX, Resource.from_contents(document(name), DRAFT202012))
-        for name in schema_names()
-    )
+def _lookup(ref: str, base: str) -> tuple[object, str]:
+    """What a ``$ref`` (``common.schema.json#/$defs/text``, or ``#/$defs/length`` in the
+    schema ``base``) points to, and the schema it is in. The schemas refer only to each
+    other, by file name and JSON pointer."""
+    file, _, pointer = ref.partition("#")
+    file = file or base
+    node: object = document(file)
+    for part in pointer.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) else node[part]  # type: ignore[index]
+    return node, file
 
 
-def _inline(node: object, resolver) -> object:
-    """A schema with every $ref replaced by what it points to, looked up by ``resolver``
-    (referencing's, for the document ``node`` is in). The schemas have no recursive
-    references."""
+def _inline(node: object, base: str) -> object:
+    """A schema with every $ref replaced by what it points to, looked up from the schema
+    ``base`` (the file ``node`` is in). The schemas have no recursive references."""
     if isinstance(node, list):
-        return [_inline(item, resolver) for item in node]
+        return [_inline(item, base) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
-        found = resolver.lookup(node["$ref"])
-        merged = {**found.contents, **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline(merged, found.resolver)
-    return {key: _inline(value, resolver) for key, value in node.items()}
+        found, file = _lookup(node["$ref"], base)
+        merged = {**found, **{k: v for k, v in node.items() if k != "$ref"}}  # type: ignore[dict-item]
+        return _inline(merged, file)
+    return {key: _inline(value, base) for key, value in node.items()}
 
 
 @cache
@@ -79,8 +80,8 @@ def inlined(name: str) -> dict:
     dropped: validating a 10,000-card deck is then a third quicker, with no reference
     lookups per card, and the field reference reads each field where it is."""
     written = document(name)
-    resolver = _registry().resolver(base_uri=name + _SUFFIX)
-    return _inline({k: v for k, v in written.items() if k != "$defs"}, resolver)  # type: ignore[return-value]
+    base = name if name.endswith(_SUFFIX) else name + _SUFFIX
+    return _inline({k: v for k, v in written.items() if k != "$defs"}, base)  # type: ignore[return-value]
 
 
 @cache
