@@ -146,7 +146,7 @@ def test_builds_in_separate_processes_give_the_same_bytes(tmp_path):
     import time
 
     decks = tmp_path / "decks"
-    shutil.copytree(Path(__file__).parent / "data" / "minimal", decks / "minimal")
+    shutil.copytree(Path(__file__).parents[1] / "data" / "minimal", decks / "minimal")
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
     outs = []
     for name in ("one", "two"):
