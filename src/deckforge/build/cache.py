@@ -17,13 +17,13 @@ import hashlib
 import json
 import pickle
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import digest, write_atomic
 from deckforge.manifest import Entry
+from deckforge.versions import version
 
 if TYPE_CHECKING:
     from deckforge.model import Edition
@@ -51,11 +51,7 @@ def toolchain() -> str:
     import platform
 
     parts = [f"python={platform.python_version()}", f"code={_own_code()}"]
-    for name in _PACKAGES:
-        try:
-            parts.append(f"{name}={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            parts.append(f"{name}=?")
+    parts += [f"{name}={version(name) or '?'}" for name in _PACKAGES]
     return ";".join(parts)
 
 

