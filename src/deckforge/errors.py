@@ -14,7 +14,7 @@ ERROR = "error"
 WARNING = "warning"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceRef:
     """A place in a source file: 1-based line and column, and the data path there.
 
@@ -41,7 +41,7 @@ class SourceRef:
         return self.file
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with the input, with its place and severity."""
 

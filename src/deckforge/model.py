@@ -15,7 +15,7 @@ from typing import Protocol
 from deckforge.errors import SourceRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """A text in the edition's language and where it was written."""
 
@@ -23,7 +23,7 @@ class Text:
     ref: SourceRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Art:
     """A user's picture file for a card, and where the source names it."""
 
@@ -31,7 +31,7 @@ class Art:
     ref: SourceRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Deck:
     """A deck as printed: its cards, trim size and back wording."""
 
@@ -44,7 +44,7 @@ class Deck:
     ref: SourceRef
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Palette:
     """The edition's colours."""
 
@@ -54,7 +54,7 @@ class Palette:
     accent_dark: str = "#7A2414"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edition:
     """An edition of a game in one language."""
 

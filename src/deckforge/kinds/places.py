@@ -19,7 +19,7 @@ from deckforge.sources.source import Source
 PLACES_FOR_A_GAME = 48
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlaceCard:
     """A secret place."""
 
@@ -30,7 +30,7 @@ class PlaceCard:
     art: Art | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Category:
     """A kind of place, with its printed name and colour."""
 

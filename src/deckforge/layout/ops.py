@@ -51,7 +51,7 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Paint:
     """How a closed shape is painted: its fill, its outline and the outline's dash
     pattern (on, off, ... in points; solid when empty). Given by keyword only, after
@@ -63,7 +63,7 @@ class Paint:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect(Paint):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
@@ -74,7 +74,7 @@ class Rect(Paint):
     radius: float = 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A straight line."""
 
@@ -87,14 +87,14 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Polygon(Paint):
     """A closed shape through points; ``holes`` are cut out (even-odd)."""
 
     points: tuple[tuple[float, float], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Circle(Paint):
     """A circle."""
 
@@ -103,7 +103,7 @@ class Circle(Paint):
     r: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ellipse(Paint):
     """An ellipse filling the box whose lower-left corner is (x, y)."""
 
@@ -113,7 +113,7 @@ class Ellipse(Paint):
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Transform:
     """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
     what turns an upside-down answer or a sideways label into place."""
@@ -122,7 +122,7 @@ class Transform:
     ops: tuple
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """Where a text belongs in a tagged document's logical structure.
 
@@ -139,7 +139,7 @@ class Tag:
     artifact: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
 
@@ -202,7 +202,7 @@ class Fitted(Protocol):
     def align(self) -> str: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A named picture drawn into a box, keeping its aspect ratio."""
 
@@ -213,7 +213,7 @@ class Icon:
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Picture:
     """A user's art file drawn into a box: scaled to cover it (cropped) or to fit inside it,
     never stretched; ``round`` clips it to the box's inscribed circle."""
@@ -228,7 +228,7 @@ class Picture:
     round: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of a card, or a page's content: operations in its own coordinates.
 
@@ -240,7 +240,7 @@ class Face:
     key: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """A keyed face drawn here: what many cards share (a category's card without its
     name), stored once in the file."""
@@ -248,7 +248,7 @@ class Use:
     face: Face
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """A laid-out card: trim size and its two sides."""
 
@@ -259,7 +259,7 @@ class Card:
     back: Face
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """A face put on a page: its trim's lower-left corner and the area it may paint."""
 
@@ -285,7 +285,7 @@ class Placement:
         return left < cx + cw and right > cx and bottom < cy + ch and top > cy
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     """One page of an output file."""
 
@@ -298,7 +298,7 @@ class Page:
     label: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 

@@ -44,7 +44,7 @@ class FitError(ValueError):
         self.position = position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextStyle:
     """How a text box sets its text."""
 
@@ -64,7 +64,7 @@ class TextStyle:
     latin_height: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FittedText:
     """Text set at one size: lines top to bottom."""
 
