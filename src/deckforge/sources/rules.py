@@ -66,8 +66,37 @@ def _texts(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
+def _containers(data: object) -> Iterator[dict | list]:
+    """Every mapping and list in some data, the data itself first, in no useful order:
+    quicker than a walk that keeps each value's path, for the common case where the
+    path is not needed because nothing is wrong."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            yield item
+            stack += [v for v in item.values() if type(v) is dict or type(v) is list]
+        elif type(item) is list:
+            yield item
+            stack += [v for v in item if type(v) is dict or type(v) is list]
+
+
+def _has_hidden(data: object) -> bool:
+    """Whether any text in some data holds a hidden character (one search over them all;
+    newlines, which join them, are not hidden)."""
+    if type(data) is str:
+        return _HIDDEN.search(data) is not None
+    texts: list[str] = []
+    for item in _containers(data):
+        values = item.values() if type(item) is dict else item
+        texts += [v for v in values if type(v) is str]
+    return _HIDDEN.search("\n".join(texts)) is not None
+
+
 def hidden_characters(source: Source) -> Iterator[Problem]:
     """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong."""
+    if not _has_hidden(source.data):
+        return  # the usual case, found at once; the walk below says where
     for path, value in _texts(source.data):
         found = _HIDDEN.search(value)
         if found is None:
@@ -82,14 +111,18 @@ def hidden_characters(source: Source) -> Iterator[Problem]:
             yield Problem(source.ref(path), f"contains the control character U+{ord(ch):04X}")
 
 
+def _is_text_map(data: dict) -> bool:
+    """Whether a mapping is a text given per language (``{en: ..., fa: ...}``)."""
+    return bool(data) and (
+        all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data)
+        and all(isinstance(v, str) for v in data.values())
+    )
+
+
 def text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
     """Every text given per language (``{en: ..., fa: ...}``) in a source, with its path."""
     if isinstance(data, dict):
-        if (
-            data
-            and all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data)
-            and all(isinstance(v, str) for v in data.values())
-        ):
+        if _is_text_map(data):
             yield path, data
             return
         for k, v in data.items():
@@ -101,6 +134,12 @@ def text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
 
 def translation_problems(source: Source, locale: str) -> Iterator[Problem]:
     """Each language mapping must have the edition's language."""
+    if all(
+        locale in item
+        for item in _containers(source.data)
+        if type(item) is dict and _is_text_map(item)
+    ):
+        return  # the usual case, found at once; the walk below says where
     for path, value in text_maps(source.data):
         if locale not in value:
             have = ", ".join(sorted(value))
