@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from deckforge.errors import SourceRef
+from deckforge.errors import SourceRef, pickled_quickly
 
 
+@pickled_quickly
 @dataclass(frozen=True, slots=True)
 class Text:
     """A text in the edition's language and where it was written."""
@@ -23,6 +24,7 @@ class Text:
     ref: SourceRef
 
 
+@pickled_quickly
 @dataclass(frozen=True, slots=True)
 class Art:
     """A user's picture file for a card, and where the source names it."""
@@ -31,6 +33,7 @@ class Art:
     ref: SourceRef
 
 
+@pickled_quickly
 @dataclass(frozen=True, slots=True)
 class Deck:
     """A deck as printed: its cards, trim size and back wording."""

@@ -9,7 +9,7 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from deckforge.errors import WARNING, Problem
+from deckforge.errors import WARNING, Problem, pickled_quickly
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Text
 from deckforge.sources.rules import art_problems, icon_problems, unique
@@ -19,6 +19,7 @@ from deckforge.sources.source import Source
 PLACES_FOR_A_GAME = 48
 
 
+@pickled_quickly
 @dataclass(frozen=True, slots=True)
 class PlaceCard:
     """A secret place."""
@@ -30,6 +31,7 @@ class PlaceCard:
     art: Art | None = None
 
 
+@pickled_quickly
 @dataclass(frozen=True, slots=True)
 class Category:
     """A kind of place, with its printed name and colour."""
