@@ -127,6 +127,58 @@ def test_svg_art_may_not_reach_outside(project, capsys):
     )
     _with_art(project, "art/x.svg")
     assert _build(project) == 1
-    assert (
-        "'x.svg' declares entities or refers to other files or addresses" in capsys.readouterr().err
+    assert "'x.svg' declares entities (<!ENTITY …>); SVG art must be self-contained" in (
+        capsys.readouterr().err
     )
+
+
+def _svg_holding(path, png: bytes) -> None:
+    """SVG art that holds a picture, as Inkscape and Illustrator save a placed image."""
+    import base64
+
+    data = base64.b64encode(png).decode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="100" height="100" viewBox="0 0 100 100">'
+        f'<image xlink:href="data:image/png;base64,{data}" width="100" height="100"/></svg>',
+        encoding="utf-8",
+    )
+
+
+def test_a_picture_inside_svg_art_is_drawn(project):
+    import io
+
+    import pypdfium2 as pdfium
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), (200, 60, 40)).save(buffer, "PNG")
+    _svg_holding(project / "decks" / "guess-the-mess" / "art" / "placed.svg", buffer.getvalue())
+    _with_art(project, "art/placed.svg")
+    assert _build(project) == 0
+    pdf = pdfium.PdfDocument(project / "build" / EN / "printer" / "places.pdf")
+    image = pdf[1].render(scale=1).to_pil().convert("RGB")
+    pdf.close()
+    centre = image.getpixel((image.width // 2, int(image.height * 0.38)))
+    assert all(abs(a - b) < 30 for a, b in zip(centre, (200, 60, 40), strict=True)), centre
+
+
+def test_a_link_in_an_art_folder_that_leads_out_is_refused(project, tmp_path_factory, capsys):
+    outside = tmp_path_factory.mktemp("elsewhere") / "secret.png"
+    Image.new("RGB", (1000, 1500), (20, 160, 60)).save(outside)
+    folder = project / "decks" / "gomaneh"
+    (folder / "art").mkdir()
+    (folder / "art" / "01.png").symlink_to(outside)
+    source = folder / "pictures.yaml"
+    source.write_text(source.read_text(encoding="utf-8") + "art_folder: art\n", encoding="utf-8")
+    code = main(
+        ["--decks", str(project / "decks"), "build", "--edition", "gomaneh-fa"]
+        + ["--profile", "printer", "--out", str(project / "build"), "--quiet"]
+    )
+    assert code == 1
+    assert re.search(
+        r"pictures\.yaml:\d+:\d+: art_folder: 'art/01\.png' is outside the project folder; "
+        r"art must stay inside it",
+        capsys.readouterr().err,
+    )
+    assert not (project / "build").exists()

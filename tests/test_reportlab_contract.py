@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from reportlab.graphics import shapes
+from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -39,6 +39,7 @@ def test_every_attribute_the_adapter_names_exists(drawn):
         "PDFCatalog": doc.Catalog,
         "PDFInfo": doc.info,
         "shapes": shapes,
+        "renderPDF": renderPDF,
     }
     for owner, names in adapter.RELIED_ON.items():
         if owner not in owners:

@@ -2,18 +2,21 @@
 
 A build writes one :class:`Entry` per file it made or found unchanged, merged with the
 entries of earlier builds into the same folder; exports, previews, preflight and the
-command line read them back through :func:`read`. The file is JSON so that other tools
-can read it too: ``{"outputs": [entry, ...]}``.
+command line read them back through :func:`read`, and open a file only once
+:func:`checked` has found it to be the file the build made (its SHA-256 is in its
+entry). The file is JSON so that other tools can read it too: ``{"outputs": [entry,
+...]}``. It is published with the build's files, all at once (:mod:`deckforge.fsutil`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.fsutil import write_atomic
+from deckforge.fsutil import finish_publishing, open_regular, write_atomic
 
 MANIFEST_NAME = "manifest.json"
 
@@ -46,6 +49,8 @@ class Entry:
     #: index of each card's back among the distinct backs (``backs``) and a digest of each
     #: distinct back (``distinct_backs``); equal digests are equal pages.
     card_sides: dict | None = None
+    #: The SHA-256 of the file as the build wrote it.
+    sha256: str | None = None
 
     def to_json(self) -> dict:
         """The entry as it is written in the manifest (fields a file has not, left out)."""
@@ -75,6 +80,11 @@ class Entry:
                 ok = isinstance(value, wanted) and not isinstance(value, bool)
             if not ok:
                 raise ValueError(f"an entry's {name!r} is {value!r}")
+        sha256 = data.get("sha256")
+        if sha256 is not None:
+            if not isinstance(sha256, str) or len(sha256) != 64:
+                raise ValueError(f"an entry's 'sha256' is {sha256!r}")
+            values["sha256"] = sha256
         names, sides = data.get("card_names"), data.get("card_sides")
         if names is not None:
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -103,7 +113,7 @@ _TYPES: dict[str, type] = {
 
 
 #: The fields only some files have.
-_OPTIONAL = ("card_names", "card_sides")
+_OPTIONAL = ("card_names", "card_sides", "sha256")
 
 
 def _number(value: object) -> bool:
@@ -111,7 +121,9 @@ def _number(value: object) -> bool:
 
 
 def read(out_dir: Path) -> list[Entry]:
-    """The entries of a build folder's manifest, in the order written."""
+    """The entries of a build folder's manifest, in the order written (once a build
+    that was killed while publishing has been finished)."""
+    finish_publishing(Path(out_dir))
     path = Path(out_dir) / MANIFEST_NAME
     if not path.is_file():
         raise ManifestError(
@@ -129,9 +141,12 @@ def read(out_dir: Path) -> list[Entry]:
         ) from None
 
 
-def write(out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]]) -> Path:
-    """Merge entries into the manifest: the (edition, profile) pairs in ``replaced`` are
-    the build's own, and entries of other pairs are kept while their files exist."""
+def write(
+    out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]], into: Path | None = None
+) -> Path:
+    """Merge entries into the manifest (written at ``into``, by default in place): the
+    (edition, profile) pairs in ``replaced`` are the build's own, and entries of other
+    pairs are kept while their files exist."""
     kept = [
         entry
         for entry in _readable(out_dir)
@@ -139,7 +154,29 @@ def write(out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]]) -
     ]
     merged = sorted(kept + entries, key=lambda e: (e.edition, e.profile, e.path))
     text = json.dumps({"outputs": [e.to_json() for e in merged]}, indent=2, ensure_ascii=False)
-    return write_atomic(out_dir / MANIFEST_NAME, text + "\n")
+    return write_atomic(into or out_dir / MANIFEST_NAME, text + "\n")
+
+
+def checked(out_dir: Path, entry: Entry) -> Path:
+    """The file of an entry, once it is found to be the file the build made: ManifestError
+    if it is missing or has changed since (entries of builds before files had digests
+    are taken as they are)."""
+    path = Path(out_dir) / entry.path
+    where = display_path(path)
+    try:
+        with open_regular(path) as handle:
+            found = hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        raise ManifestError(
+            f"{where}: the build manifest lists it, but it cannot be read; rebuild with "
+            f"'deckforge build --out {display_path(Path(out_dir))}'"
+        ) from None
+    if entry.sha256 is not None and found != entry.sha256:
+        raise ManifestError(
+            f"{where}: not the file the build made (it has changed since); rebuild with "
+            f"'deckforge build --out {display_path(Path(out_dir))}'"
+        )
+    return path
 
 
 def _readable(out_dir: Path) -> list[Entry]:

@@ -74,6 +74,8 @@ class Edition:
     #: Every file (and art folder) the edition's outputs depend on, with the digest of
     #: its content as read for this build.
     inputs: dict[Path, str] = field(default_factory=dict)
+    #: The project folder: every file the edition's sources name must stay inside it.
+    root: Path | None = None
 
 
 class Card(Protocol):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
+from deckforge.fsutil import kind_of, read_regular
 from deckforge.text.script import BIDI_OVERRIDES
 
 #: Largest data file read, in bytes.
@@ -74,10 +75,13 @@ def read_table(
     """A CSV or XLSX file's rows (``sheet`` names an XLSX sheet; the first by default)."""
     try:
         size = path.stat().st_size
+        kind = kind_of(path)  # a named pipe would never be read to its end
     except FileNotFoundError:
         return None, [Problem(SourceRef(display), "no such file")]
     except OSError as exc:
         return None, [Problem(SourceRef(display), f"cannot read the file: {exc.strerror}")]
+    if kind is not None:
+        return None, [Problem(SourceRef(display), f"cannot read the file: it is {kind}")]
     if size > MAX_FILE_BYTES:
         limit = f"the file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
         return None, [Problem(SourceRef(display), limit)]
@@ -85,7 +89,7 @@ def read_table(
     if suffix == ".xlsx":
         grid, problems = _xlsx_grid(path, display, sheet, sheet_ref)
     elif suffix == ".csv":
-        grid, problems = _csv_grid(path.read_bytes(), display)
+        grid, problems = _csv_grid(read_regular(path), display)
     else:
         return None, [Problem(SourceRef(display), "card data is read from .csv or .xlsx files")]
     if grid is None:

@@ -12,8 +12,9 @@ import pytest
 
 from conftest import DECKS
 from deckforge.build import run
+from deckforge.build.record import CACHE_NAME
 from deckforge.cli import main
-from deckforge.fsutil import LOCK_NAME
+from deckforge.fsutil import LOCK_NAME, STAGING_NAME
 
 EN = "guess-the-mess-en"
 
@@ -39,10 +40,12 @@ def _args(out, *extra):
 
 
 def _snapshot(folder):
+    # The build's record for incremental builds holds the times its files were written:
+    # it is this machine's, not an output.
     return {
         p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name != LOCK_NAME
+        if p.is_file() and p.name not in (LOCK_NAME, CACHE_NAME)
     }
 
 
@@ -93,11 +96,26 @@ def test_a_second_build_into_the_same_folder_is_refused_while_one_runs(good_buil
     assert main(_args(good_build)) == 0  # and once it is released, building works again
 
 
-def test_temporary_files_of_a_killed_build_are_cleared(good_build):
-    stale = good_build / EN / "pnp-a4" / ".places.pdf.abc123.tmp"
+def test_what_a_killed_build_staged_is_cleared(good_build):
+    # What a build writes goes into its staging folder, marked as deckforge's first; a
+    # build killed before publishing leaves it, and the next build removes it (and
+    # nothing else: a user's own .tmp files are theirs).
+    staging = good_build / STAGING_NAME
+    stale = staging / EN / "pnp-a4" / "places.pdf"
+    stale.parent.mkdir(parents=True)
+    (staging / ".made-by-deckforge").touch()
     stale.write_bytes(b"left by a build that was killed")
     assert main(_args(good_build)) == 0
-    assert not stale.exists()
+    assert not staging.exists()
+
+
+def test_a_staging_folder_deckforge_did_not_make_is_left_alone(good_build, capsys):
+    staging = good_build / STAGING_NAME
+    staging.mkdir()
+    (staging / "precious.txt").write_text("not deckforge's")
+    assert main(_args(good_build)) == 1
+    assert "is not a folder deckforge made" in capsys.readouterr().err
+    assert (staging / "precious.txt").read_text() == "not deckforge's"
 
 
 def test_the_same_sources_build_to_the_same_bytes(tmp_path, monkeypatch):

@@ -1,12 +1,17 @@
 """User art: PNG, JPEG or SVG files named by cards, checked before anything is drawn.
 
-Raster files are opened with Pillow under a pixel limit (decompression bombs are
-refused); SVG files may not declare entities or reference other files or URLs.
+Only regular files are read. Raster files are opened with Pillow as PNG or JPEG only
+(never by whatever format their bytes claim), under a pixel limit (decompression bombs
+are refused), and decoded whole, so a truncated or corrupt file is refused instead of
+printed half drawn. SVG files are read as untrusted data (:mod:`deckforge.art.svg`):
+self-contained, limited in size, and the pictures embedded in them are checked as
+raster files are.
 """
 
 from __future__ import annotations
 
-import re
+import io
+import os
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,7 +19,9 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckforge.art import svg
 from deckforge.errors import WARNING, Problem, SourceRef
+from deckforge.fsutil import read_regular
 
 #: Largest raster accepted, in pixels (a 300-dpi tarot card is about 1.3 million).
 MAX_PIXELS = 40_000_000
@@ -24,6 +31,8 @@ MIN_DPI_WARNING = 300
 
 RASTER_SUFFIXES = (".png", ".jpg", ".jpeg")
 SUFFIXES = (*RASTER_SUFFIXES, ".svg")
+#: The formats raster art is read as (Pillow would otherwise open anything it knows).
+FORMATS = ("PNG", "JPEG")
 
 
 class ArtError(ValueError):
@@ -40,54 +49,93 @@ class ArtInfo:
     height: float
 
 
-_EXTERNAL = re.compile(
-    rb"<!ENTITY|<!DOCTYPE[^>]*\[|(?:xlink:)?href\s*=\s*[\"'](?!#|data:)", re.IGNORECASE
-)
+def inspect(path: Path) -> ArtInfo:
+    """Open and check an art file; raises ArtError with a plain reason."""
+    return _inspect(path, *_version(path))
+
+
+def _version(path: Path) -> tuple[int, int]:
+    """What tells one state of a file from the next (a file changed in watch mode is
+    checked again)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return (0, 0)
+    return (found.st_mtime_ns, found.st_size)
 
 
 @lru_cache(maxsize=1024)
-def inspect(path: Path) -> ArtInfo:
-    """Open and check an art file; raises ArtError with a plain reason."""
+def _inspect(path: Path, *version: int) -> ArtInfo:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ArtError(f"'{path.name}' is not PNG, JPEG or SVG")
+    if suffix == ".svg":
+        drawing = svg_drawing(path)
+        return ArtInfo(path, "svg", float(drawing.width), float(drawing.height))
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         raise ArtError(f"cannot read '{path.name}': {exc.strerror}") from exc
-    if suffix == ".svg":
-        if _EXTERNAL.search(data):
-            raise ArtError(
-                f"'{path.name}' declares entities or refers to other files or "
-                "addresses; SVG art must be self-contained"
-            )
-        from svglib.svglib import svg2rlg
+    width, height = check_raster(data, f"'{path.name}'")
+    return ArtInfo(path, "raster", float(width), float(height))
 
-        drawing = svg2rlg(str(path))
-        if drawing is None or not drawing.width or not drawing.height:
-            raise ArtError(f"'{path.name}' is not a readable SVG file")
-        return ArtInfo(path, "svg", float(drawing.width), float(drawing.height))
+
+def check_raster(data: bytes, name: str, limit: int = MAX_PIXELS) -> tuple[int, int]:
+    """The size in pixels of PNG or JPEG bytes, once they are found to decode whole and
+    to have no more than ``limit`` pixels; ArtError (its message starting with ``name``)
+    otherwise."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            with Image.open(io.BytesIO(data), formats=FORMATS) as image:
                 width, height = image.size
-                if width * height > MAX_PIXELS:
+                if width * height > limit:
                     raise ArtError(
-                        f"'{path.name}' is {width} × {height} pixels; the limit is "
-                        f"{MAX_PIXELS:,} pixels"
+                        f"{name} is {width} × {height} pixels; the limit is {limit:,} pixels"
                     )
                 image.verify()
+            # verify() reads a PNG's checksums but decodes nothing: decode it all, so a
+            # file cut short (a JPEG saved half) is found here, not printed grey.
+            with Image.open(io.BytesIO(data), formats=FORMATS) as image:
+                image.load()
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ArtError(
-            f"'{path.name}' has more than {MAX_PIXELS:,} pixels, too many to "
-            "open safely; scale it to 300 dpi at its printed size"
+            f"{name} has more than {limit:,} pixels, too many to open safely; "
+            "scale it to 300 dpi at its printed size"
         ) from exc
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise ArtError(f"'{path.name}' is not a readable image ({exc})") from exc
-    return ArtInfo(path, "raster", float(width), float(height))
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ArtError(f"{name} is not a readable image ({exc})") from exc
+    return width, height
+
+
+def svg_drawing(path: Path):
+    """The drawing of an SVG art file, once it and every picture embedded in it have
+    passed their checks; ArtError otherwise."""
+    return _svg_drawing(path, *_version(path))
+
+
+@lru_cache(maxsize=256)
+def _svg_drawing(path: Path, *version: int):
+    name = f"'{path.name}'"
+    try:
+        root = svg.parse(path)
+        pixels = 0
+        for picture in svg.embedded(root):
+            where = f"{name} line {picture.line}: the embedded picture"
+            width, height = check_raster(picture.data, where)
+            pixels += width * height
+        if pixels > MAX_PIXELS:
+            raise ArtError(
+                f"{name} embeds pictures of {pixels:,} pixels in all; the limit is "
+                f"{MAX_PIXELS:,} pixels"
+            )
+        return svg.drawing(path, root)
+    except svg.SvgError as exc:
+        raise ArtError(f"{name} {exc}") from None
+    except OSError as exc:
+        raise ArtError(f"cannot read {name}: {exc.strerror}") from exc
 
 
 def effective_dpi(info: ArtInfo, box_w: float, box_h: float, cover: bool) -> float:

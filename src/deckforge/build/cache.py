@@ -1,6 +1,7 @@
 """Incremental builds: outputs whose inputs have not changed are not made again.
 
-Two levels, both recorded in ``<out>/.deckforge-cache.json``:
+Two levels, both recorded in ``<out>/.deckforge-cache.json`` (checked before it is
+believed: :mod:`deckforge.build.record`):
 
 * an edition whose input files (sources, art, art folders), print profiles and tool
   versions are unchanged, and whose outputs are all in place, is skipped without even
@@ -8,20 +9,22 @@ Two levels, both recorded in ``<out>/.deckforge-cache.json``:
 * otherwise the edition is loaded and modelled again, and each output is laid out and
   rendered only if what it is made from (the part's model, the edition's settings, the
   profile, the art its cards name and the tool versions) differs from what made the
-  file already there; a file left alone keeps its manifest entry and its warnings.
+  file already there, and the file there is still the one it made (its SHA-256); a
+  file left alone keeps its manifest entry and its warnings.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 import pickle
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from deckforge.build import record as stored
 from deckforge.errors import WARNING, Problem, SourceRef
-from deckforge.fsutil import digest, write_atomic
+from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular
 from deckforge.manifest import Entry
 from deckforge.versions import version
 
@@ -29,7 +32,6 @@ if TYPE_CHECKING:
     from deckforge.model import Edition
     from deckforge.profiles import Profile
 
-CACHE_NAME = ".deckforge-cache.json"
 _PACKAGES = (
     "deckforge",
     "reportlab",
@@ -73,49 +75,49 @@ def fingerprint_of(digests: dict[str, str]) -> str:
 
 
 def fingerprint(inputs: list[str], root: Path) -> str:
-    """The fingerprint of input files as they are now."""
-    return fingerprint_of({name: digest(root / name) for name in inputs})
+    """The fingerprint of input files as they are now (none read outside ``root``)."""
+    return fingerprint_of({name: digest(root / name, root) for name in inputs})
 
 
-def load(out_dir: Path) -> dict:
-    """The cache of a build folder (empty when there is none or it is unreadable)."""
-    try:
-        data = json.loads((out_dir / CACHE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def save(out_dir: Path, data: dict) -> None:
-    """Write the cache atomically."""
-    write_atomic(out_dir / CACHE_NAME, json.dumps(data, indent=1, sort_keys=True))
+def load(out_dir: Path) -> tuple[dict, list[Problem]]:
+    """The record of a build folder (empty when there is none), with warnings for what
+    in it could not be trusted."""
+    return stored.load(out_dir)
 
 
 def _output_present(out_dir: Path, record: dict) -> bool:
-    path = out_dir / record["path"]
+    """Whether the file a record describes is still there as the build left it (its
+    size and time; a build with nothing to do reads no output)."""
     try:
-        return path.stat().st_size == record["size"]
+        found = (out_dir / record["path"]).stat()
     except OSError:
         return False
+    return found.st_size == record["size"] and found.st_mtime_ns == record["mtime_ns"]
 
 
 def fresh_editions(
     root: Path, manifests: list[Path], out_dir: Path, profiles: dict[str, Path]
 ) -> set[Path]:
     """The edition manifests whose outputs under every given profile are up to date."""
-    cache = load(out_dir)
-    editions = cache.get("editions", {})
+    if os.path.lexists(out_dir / JOURNAL_NAME):
+        return set()  # a build was killed while publishing: building finishes it
+    record, problems = load(out_dir)
+    if problems:
+        return set()  # the build says what was wrong with the record
+    editions = record.get("editions", {})
     fresh: set[Path] = set()
     for manifest in manifests:
-        key = manifest.resolve().relative_to(root).as_posix()
-        entry = editions.get(key)
-        if not entry or fingerprint(entry.get("inputs", []), root) != entry.get("fingerprint"):
+        if not inside(manifest, root):
             continue
-        done = entry.get("profiles", {})
+        key = manifest.resolve().relative_to(root.resolve()).as_posix()
+        entry = editions.get(key)
+        if not entry or fingerprint(entry["inputs"], root) != entry["fingerprint"]:
+            continue
+        done = entry["profiles"]
         if all(
             profile in done
-            and done[profile].get("profile") == digest(path)
-            and all(_output_present(out_dir, r) for r in done[profile].get("outputs", []))
+            and done[profile]["profile"] == digest(path)
+            and all(_output_present(out_dir, r) for r in done[profile]["outputs"])
             for profile, path in profiles.items()
         ):
             fresh.add(manifest)
@@ -129,7 +131,7 @@ def with_templates(edition: Edition) -> Edition:
 
     from deckforge.templates import dependencies
 
-    found = {path: digest(path) for path in dependencies(edition.folder)}
+    found = {path: digest(path, edition.root) for path in dependencies(edition)}
     return replace(edition, inputs={**edition.inputs, **found}) if found else edition
 
 
@@ -167,18 +169,24 @@ def art_of(part, edition: Edition) -> list[Path]:
 
 def unchanged(
     record: dict | None, hash: str, target: Path
-) -> tuple[Entry, tuple[Problem, ...]] | None:
-    """The manifest entry and warnings the previous build recorded for a file, if it made
-    the file now at ``target`` from what it would be made from now (``hash``)."""
+) -> tuple[Entry, tuple[Problem, ...], os.stat_result] | None:
+    """The manifest entry and warnings the previous build recorded for a file, and the
+    file's status, if it made the file now at ``target`` (its SHA-256 the same) from what
+    it would be made from now (``hash``)."""
     if record is None or record.get("hash") != hash:
         return None
     try:
         entry = Entry.from_json(record.get("entry"))
-        if target.stat().st_size != record.get("size"):
-            return None
+        with open_regular(target) as handle:
+            found = os.fstat(handle.fileno())
+            if found.st_size != record.get("size"):
+                return None
+            sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
     except (ValueError, OSError):
         return None
-    return entry, _warnings_in(record)
+    if sha256 != entry.sha256:
+        return None
+    return entry, _warnings_in(record), found
 
 
 def _warnings_in(record: dict) -> tuple[Problem, ...]:
@@ -209,7 +217,7 @@ def _warning_records(problems: tuple[Problem, ...]) -> list[dict]:
 
 def remember(
     record: dict,
-    out_dir: Path,
+    target: Path,
     root: Path,
     editions: list[Edition],
     made: list,
@@ -217,13 +225,13 @@ def remember(
     manifests: list[Path],
 ) -> None:
     """Record what each edition read and what each output (``made``: what each task that
-    printed a file did) was made from, and save the cache."""
+    printed a file did) was made from, and save the record at ``target``."""
     outputs_record = record.setdefault("outputs", {})
     for output in made:
-        path = out_dir / output.relpath
         outputs_record[output.relpath] = {
             "hash": output.hash,
-            "size": path.stat().st_size,
+            "size": output.size,
+            "mtime_ns": output.mtime_ns,
             # What the manifest says of the file, and the warnings found making it: a
             # build that finds it unchanged gives both without laying it out.
             "entry": output.entry.to_json(),
@@ -234,7 +242,9 @@ def remember(
     for edition in editions:
         manifest = by_folder[edition.folder.resolve()]
         digests = {
-            path.resolve().relative_to(root).as_posix(): sha for path, sha in edition.inputs.items()
+            path.resolve().relative_to(root.resolve()).as_posix(): sha
+            for path, sha in edition.inputs.items()
+            if inside(path, root)
         }
         entry = {
             "id": edition.id,
@@ -254,7 +264,7 @@ def remember(
                 "profile": digest(profile.path),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
             }
-        key = manifest.resolve().relative_to(root).as_posix()
+        key = manifest.resolve().relative_to(root.resolve()).as_posix()
         old = records.get(key, {})
         if old.get("fingerprint") == entry["fingerprint"]:
             # Profiles not built this time are still as good as the inputs they came from.
@@ -262,4 +272,4 @@ def remember(
                 entry["profiles"].setdefault(profile_id, done)
         records[key] = entry
     record["toolchain"] = toolchain()
-    save(out_dir, record)
+    stored.save(record, target)

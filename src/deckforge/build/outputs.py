@@ -102,7 +102,7 @@ def _listing(edition: Edition, profile: Profile, deck, cards: list[Card]) -> dic
 
     # What the cards are drawn with: the tools, and the edition's own templates.
     drawn_with = cache.toolchain() + "".join(
-        f";{path}={digest(path)}" for path in dependencies(edition.folder)
+        f";{path}={digest(path)}" for path in dependencies(edition)
     )
     listing = card_listing(edition, profile, deck, cards, drawn_with)
     return {"card_names": tuple(listing["card_names"]), "card_sides": listing.get("card_sides")}

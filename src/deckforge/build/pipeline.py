@@ -19,6 +19,7 @@ from deckforge import manifest as build_manifest
 from deckforge.build import cache
 from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
+from deckforge.build.record import CACHE_NAME
 from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
@@ -146,23 +147,32 @@ def build(
         raise BuildFailed(errors_only(problems, strict))
     editions = [cache.with_templates(edition) for edition in editions]
 
-    record = {} if force else cache.load(out_dir)
+    # A build killed while publishing is finished first: it is the build this one follows.
+    fsutil.finish_publishing(out_dir)
+    record, notes = ({}, []) if force else cache.load(out_dir)
     tasks = plan(editions, profiles, record.get("outputs", {}))
     art = {path.as_posix(): sha for e in editions for path, sha in e.inputs.items()}
     shop = Workshop(editions, out_dir, cache.toolchain(), art, strict)
     accept = _acceptance(tasks, problems, strict, report)
     rebuilt = {(e.id, p.id) for e in editions for p in profiles}
     rebuilt |= {("calibration", p.id) for p in profiles}
-    with _frozen(), fsutil.locked(out_dir):
+    with _frozen(), fsutil.locked(out_dir) as staging:
         fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
         lineface.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
         pdf.load_icon_cache()
-        made = run_tasks(tasks, out_dir, make, shop, progress, jobs, accept)
+        made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
         done = [m for m in made if m.entry is not None]
         report.written = [m.entry for m in done if m.written]
         report.unchanged = [m.entry for m in done if not m.written]
-        build_manifest.write(out_dir, report.written + report.unchanged, rebuilt)
-        cache.remember(record, out_dir, project.root, editions, done, profiles, todo)
+        entries = report.written + report.unchanged
+        build_manifest.write(out_dir, entries, rebuilt, staging.path(build_manifest.MANIFEST_NAME))
+        cache.remember(
+            record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
+        )
+        # Every file at once, the manifest last (for readers that do not know the journal).
+        written = [m.relpath for m in done if m.written]
+        staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
+    report.warnings = notes + report.warnings
     return report
 
 

@@ -1,10 +1,9 @@
-"""Running a build's tasks: each file laid out and rendered into a temporary file beside
-its target, in parallel; then, once the build has accepted what they found, every file
-moved into place.
+"""Running a build's tasks: each file laid out and rendered into the build's staging
+folder, in parallel, and checked by what the build accepts.
 
-Nothing in the output folder changes until every task has finished, and each file
-appears by an atomic rename, so a failed or interrupted build never leaves a
-half-written PDF or destroys the previous one.
+Nothing in the output folder changes here: the build publishes the files afterwards, all
+at once (:class:`deckforge.fsutil.Staging`), so a failed or interrupted build never
+leaves a half-written PDF or destroys the previous one.
 
 Workers are forked: what every task reads (the :class:`Workshop`: the build's editions,
 tool versions, art digests) is handed to each worker once, when the pool starts it, and
@@ -13,9 +12,10 @@ shared with the parent's memory pages rather than copied; tasks themselves are s
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -23,7 +23,7 @@ from deckforge.build import cache
 from deckforge.build.outputs import Output, calibration_output, part_output
 from deckforge.build.plan import Task
 from deckforge.errors import Problem, errors_only
-from deckforge.fsutil import publish, remove_empty, temp_beside
+from deckforge.fsutil import Staging
 from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
@@ -57,14 +57,26 @@ class Workshop:
 
 @dataclass(frozen=True)
 class Made:
-    """What a task did: the file's manifest entry (None if the part prints nothing),
-    whether it was written (or found unchanged), and the problems found."""
+    """What a task did: the file's manifest entry (None if the part prints nothing; with
+    the file's SHA-256), whether it was written (or found unchanged), the problems found,
+    and the file's size and modification time (what a build with nothing to do checks)."""
 
     relpath: str
     entry: Entry | None
     hash: str
     written: bool
     problems: tuple[Problem, ...]
+    size: int = 0
+    mtime_ns: int = 0
+
+
+def _written(relpath: str, entry: Entry, hash: str, problems: list[Problem], path: Path) -> Made:
+    """What a task that wrote its file did, with the file's digest, size and time."""
+    with open(path, "rb") as handle:
+        sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
+        found = os.fstat(handle.fileno())
+    entry = replace(entry, sha256=sha256)
+    return Made(relpath, entry, hash, True, tuple(problems), found.st_size, found.st_mtime_ns)
 
 
 def make(shop: Workshop, task: Task, temp: Path) -> Made:
@@ -82,7 +94,8 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     hash = cache.output_hash(source, art, shop.art, shop.tools)
     known = cache.unchanged(task.record, hash, shop.out_dir / task.relpath)
     if known is not None and not shop.strict:
-        return Made(task.relpath, known[0], hash, False, known[1])
+        entry, warnings, found = known
+        return Made(task.relpath, entry, hash, False, warnings, found.st_size, found.st_mtime_ns)
     problems: list[Problem] = []
     if edition is None:
         output: Output | None = calibration_output(task.profile)
@@ -100,7 +113,7 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     if errors_only(problems, shop.strict):
         return Made(task.relpath, output.entry, hash, False, tuple(problems))
     pdf.render(output.document, temp)
-    return Made(task.relpath, output.entry, hash, True, tuple(problems))
+    return _written(task.relpath, output.entry, hash, problems, temp)
 
 
 class _Done(Protocol):
@@ -128,57 +141,41 @@ def _work(task: Task, temp: Path):
 
 def run_tasks(
     tasks: Sequence[T],
-    out_dir: Path,
+    staging: Staging,
     work: Callable[[C, T, Path], M],
     context: C,
     progress: Progress | None = None,
     jobs: int | None = None,
     accept: Callable[[list[M]], None] | None = None,
 ) -> list[M]:
-    """Run ``work(context, task, temp)`` for every task (in parallel over ``jobs``
-    processes, in the order given), each writing its file to a temporary file beside its
-    target; then, if ``accept`` does not raise on what they did, move the files written
-    into place. Returns what each task did, in the order given.
+    """Run ``work(context, task, path)`` for every task (in parallel over ``jobs``
+    processes, in the order given), each writing its file at the path ``staging`` gives
+    it; then let ``accept`` see what they did (it raises to fail the build). Returns
+    what each task did, in the order given.
 
-    ``work`` must be a module-level function. Until every task has finished nothing in
-    ``out_dir`` changes; on any failure or interrupt the temporary files are removed and
-    the previous outputs stay.
+    ``work`` must be a module-level function. Nothing is published here, and nothing
+    outside the staging folder changes.
     """
-    staged: list[tuple[Path, Path]] = []
-    created: list[Path] = []
-    try:
-        for task in tasks:
-            target = out_dir / task.relpath
-            staged.append((temp_beside(target, created), target))
-        jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-        if progress:
-            progress.start(len(tasks))
-        if jobs == 1:
-            made = []
-            for task, (temp, _) in zip(tasks, staged, strict=True):
-                made.append(work(context, task, temp))
-                if progress:
-                    progress.advance(task.relpath, made[-1].written)
-        else:
-            made = _in_parallel(tasks, staged, work, context, progress, jobs)
-        if accept:
-            accept(made)
-        for (temp, target), result in zip(staged, made, strict=True):
-            if result.written:
-                publish(temp, target)
-            else:
-                temp.unlink(missing_ok=True)
-        staged.clear()
-    finally:
-        for temp, _ in staged:
-            temp.unlink(missing_ok=True)
-        remove_empty(created)  # folders made for files that were not written
+    staged = [staging.path(task.relpath) for task in tasks]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    if progress:
+        progress.start(len(tasks))
+    if jobs == 1:
+        made = []
+        for task, path in zip(tasks, staged, strict=True):
+            made.append(work(context, task, path))
+            if progress:
+                progress.advance(task.relpath, made[-1].written)
+    else:
+        made = _in_parallel(tasks, staged, work, context, progress, jobs)
+    if accept:
+        accept(made)
     return made
 
 
 def _in_parallel(
     tasks: Sequence[T],
-    staged: list[tuple[Path, Path]],
+    staged: list[Path],
     work: Callable[[C, T, Path], M],
     context: C,
     progress: Progress | None,
@@ -198,8 +195,8 @@ def _in_parallel(
     )
     with pool:
         futures = {
-            pool.submit(_work, task, temp): index
-            for index, (task, (temp, _)) in enumerate(zip(tasks, staged, strict=True))
+            pool.submit(_work, task, path): index
+            for index, (task, path) in enumerate(zip(tasks, staged, strict=True))
         }
         try:
             for future in as_completed(futures):

@@ -109,12 +109,10 @@ def _recorded_warnings(out: Path) -> dict[str, list[str]]:
     from deckforge.errors import WARNING, SourceRef
 
     found: dict[str, list[str]] = {}
-    for path, record in cache.load(out).get("outputs", {}).items():
-        for item in record.get("warnings", []) if isinstance(record, dict) else []:
-            try:
-                ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
-            except (KeyError, TypeError):
-                continue
+    # The record is checked as it is read: every warning it keeps has these keys.
+    for path, record in cache.load(out)[0].get("outputs", {}).items():
+        for item in record.get("warnings", []):
+            ref = SourceRef(item["file"], item["line"], item["column"], item["path"])
             found.setdefault(path, []).append(Problem(ref, item["message"], WARNING).format())
     return found
 

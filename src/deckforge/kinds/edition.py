@@ -146,6 +146,7 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
         inputs=_inputs(loaded),
+        root=loaded.root,
     )
 
 
@@ -169,12 +170,13 @@ def _deck(reader: Reader, index: int, entry: dict) -> Deck:
 
 def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
     """Sources (as parsed), the art files and folders they name (a folder's listing
-    matters too), each with the digest of its content."""
+    matters too), each with the digest of its content (nothing outside the project, and
+    nothing but regular files, is read for it)."""
     found: dict[Path, str] = {}
     for source in loaded.all_sources():
         found[source.path] = source.digest
         kind = kind_named(_kind_name(source))
         for _, value, _ in kind.art(source.data) if kind else ():
             path = source.path.parent / value
-            found[path] = digest(path)
+            found[path] = digest(path, loaded.root)
     return found

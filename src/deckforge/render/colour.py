@@ -173,13 +173,16 @@ class Converter:
         return _limit_image(result, self.ink_limit)
 
     def drawing(self, drawing):
-        """A copy of a ReportLab drawing with every colour in it turned into CMYK (and
-        any transparency flattened onto white: PDF/X-1a has none)."""
+        """A copy of a ReportLab drawing with every colour and picture in it turned into
+        CMYK (and any transparency flattened onto white: PDF/X-1a has none)."""
+        from reportlab.graphics.shapes import Image as Picture
         from reportlab.lib.colors import CMYKColor, Color
 
         result = copy.deepcopy(drawing)
 
         def convert(node) -> None:
+            if isinstance(node, Picture) and hasattr(node.path, "mode"):
+                node.path = self.image(node.path)  # a picture an SVG embeds
             for attr in ("fillColor", "strokeColor"):
                 value = getattr(node, attr, None)
                 if isinstance(value, Color) and not isinstance(value, CMYKColor):

@@ -1,4 +1,10 @@
-"""Load stage: find editions and read every source file an edition names."""
+"""Load stage: find editions and read every source file an edition names.
+
+Every path a source names (another source, art files and folders and what is in them,
+font and data files, the edition's templates folder) is checked here, or by the rule
+that reads it, with :func:`refusal`: it must stay inside the project folder with its
+links resolved, and be a regular file (or folder) — never a named pipe or a device.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, UsageError, display_path
+from deckforge.fsutil import inside, kind_of
 from deckforge.sources.source import Source, load_yaml
 
 EDITION_FILE = "edition.yaml"
+#: The folder of an edition that holds its own card templates.
+TEMPLATES_FOLDER = "templates"
+#: What a refused path is, as :func:`refusal` says it.
+OUTSIDE = "outside"
+MISSING = "missing"
 
 
 @dataclass
@@ -34,13 +46,26 @@ def find_editions(decks_dir: Path) -> list[Path]:
     return sorted(decks_dir.glob(f"*/{EDITION_FILE}"))
 
 
-def inside(path: Path, root: Path) -> bool:
-    """Whether a path, with links resolved, stays inside root."""
+def refusal(path: Path, root: Path, folder: bool = False) -> str | None:
+    """Why a path a source names cannot be read: :data:`OUTSIDE` (it leads out of
+    ``root``, through a link or ``..``), :data:`MISSING`, or what it is instead of a
+    regular file (or, with ``folder``, a folder): 'a named pipe (FIFO)', 'a folder'…
+    None when it can be read. Looks without opening anything."""
+    if not inside(path, root):
+        return OUTSIDE
     try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return False
-    return True
+        kind = kind_of(path)
+    except OSError:
+        return MISSING
+    if folder:
+        return None if kind == "a folder" else (kind or "a file")
+    return kind
+
+
+def not_a_file(value: str, reason: str, folder: bool = False) -> str:
+    """The problem of a path given as ``value`` that is ``reason`` (:func:`refusal`)
+    instead of a file (or folder)."""
+    return f"'{value}' is {reason}, not a {'folder' if folder else 'file'}"
 
 
 def load_edition(
@@ -54,13 +79,16 @@ def load_edition(
             cache[key] = load_yaml(path, display_path(path, root))
         return cache[key]
 
+    if not inside(manifest_path, root):
+        where = SourceRef(_shown(manifest_path.parent, root) + f"/{manifest_path.name}")
+        return None, [Problem(where, "is outside the project folder; editions must stay inside it")]
     manifest, problems = read(manifest_path)
     if manifest is None:
         return None, problems
     if not isinstance(manifest.data, dict):
         return None, [Problem(manifest.ref(), "an edition manifest must be a mapping")]
     loaded = LoadedEdition(folder=manifest_path.parent, manifest=manifest, root=root)
-    problems = []
+    problems = _templates_problems(loaded.folder, root)
     for group, table in (("decks", loaded.decks), ("components", loaded.components)):
         entries = manifest.data.get(group)
         if not isinstance(entries, list):
@@ -68,31 +96,59 @@ def load_edition(
         for index, entry in enumerate(entries):
             if not isinstance(entry, dict) or not isinstance(entry.get("source"), str):
                 continue  # the schema reports it
-            ref = manifest.ref((group, index, "source"))
-            path = manifest_path.parent / entry["source"]
-            if Path(entry["source"]).is_absolute() or not inside(path, root):
-                problems.append(
-                    Problem(
-                        ref,
-                        f"'{entry['source']}' is outside the project "
-                        f"folder; sources must stay inside it",
+            value = entry["source"]
+            path = manifest_path.parent / value
+            reason = OUTSIDE if Path(value).is_absolute() else refusal(path, root)
+            if reason is not None:
+                if reason == OUTSIDE:
+                    message = (
+                        f"'{value}' is outside the project folder; sources must stay inside it"
                     )
-                )
-                continue
-            if not path.is_file():
-                problems.append(
-                    Problem(
-                        ref,
-                        f"'{entry['source']}' does not exist "
-                        f"(looked for {display_path(path, root)})",
-                    )
-                )
+                elif reason == MISSING:
+                    message = f"'{value}' does not exist (looked for {display_path(path, root)})"
+                else:
+                    message = not_a_file(value, reason)
+                problems.append(Problem(manifest.ref((group, index, "source")), message))
                 continue
             source, found = read(path)
             problems.extend(found)
             if source is not None and isinstance(entry.get("id"), str):
                 table[entry["id"]] = source
     return loaded, problems
+
+
+def _shown(folder: Path, root: Path) -> str:
+    """A folder's path as problems show it, without following a link out of the project."""
+    return f"{display_path(folder.parent, root)}/{folder.name}"
+
+
+def _templates_problems(folder: Path, root: Path) -> list[Problem]:
+    """An edition's own templates folder, and every file in it (templates, and the fonts
+    and pictures they name), must be inside the project and be regular files."""
+    templates = folder / TEMPLATES_FOLDER
+    try:
+        templates.lstat()
+    except OSError:
+        return []
+    shown = _shown(templates, root)
+    reason = refusal(templates, root, folder=True)
+    if reason == OUTSIDE:
+        message = (
+            "the templates folder is outside the project folder; templates must stay inside it"
+        )
+        return [Problem(SourceRef(shown), message)]
+    if reason is not None:
+        return [Problem(SourceRef(shown), not_a_file(TEMPLATES_FOLDER, reason, folder=True))]
+    problems = []
+    for path in sorted(templates.rglob("*")):
+        reason = refusal(path, root)
+        where = SourceRef(f"{shown}/{path.relative_to(templates).as_posix()}")
+        if reason == OUTSIDE:
+            message = "is outside the project folder; templates and their files must stay inside it"
+            problems.append(Problem(where, message))
+        elif reason not in (None, "a folder", MISSING):
+            problems.append(Problem(where, f"is {reason}, not a file"))
+    return problems
 
 
 def missing(path: Path) -> Problem:

@@ -9,9 +9,9 @@ import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
-from deckforge.art import icons
+from deckforge.art import icons, images
 from deckforge.errors import Problem
-from deckforge.sources.load import inside
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.sources.source import Source
 from deckforge.text.script import BIDI_OVERRIDES
 
@@ -189,19 +189,40 @@ def art_problems(
     source: Source, art: list[tuple[tuple, str, bool]], root: Path
 ) -> Iterator[Problem]:
     """Art paths (data path, value, whether a folder) must name existing files or folders
-    inside the project: no ``..``, absolute paths or links that lead out of it."""
+    inside the project: no ``..``, absolute paths or links that lead out of it, and no
+    named pipes or devices. So must the pictures in an art folder."""
     for path, value, folder in art:
         target = source.path.parent / value
-        if Path(value).is_absolute() or not inside(target, root):
-            yield Problem(
-                source.ref(path),
-                f"'{value}' is outside the project folder; art must stay inside it",
-            )
+        reason = OUTSIDE if Path(value).is_absolute() else refusal(target, root, folder)
+        if reason == OUTSIDE:
+            yield Problem(source.ref(path), _outside(value))
+        elif reason == MISSING:
+            what = "folder" if folder else "file"
+            yield Problem(source.ref(path), f"the art {what} '{value}' does not exist")
+        elif reason is not None:
+            yield Problem(source.ref(path), not_a_file(value, reason, folder))
         elif folder:
-            if not target.is_dir():
-                yield Problem(source.ref(path), f"the art folder '{value}' does not exist")
-        elif not target.is_file():
-            yield Problem(source.ref(path), f"the art file '{value}' does not exist")
+            yield from _folder_problems(source, path, value, target, root)
+
+
+def _outside(value: str) -> str:
+    return f"'{value}' is outside the project folder; art must stay inside it"
+
+
+def _folder_problems(
+    source: Source, path: tuple, value: str, folder: Path, root: Path
+) -> Iterator[Problem]:
+    """The pictures of an art folder (its PNG, JPEG and SVG files) must be files inside
+    the project too: a link in it may not lead out."""
+    for entry in sorted(folder.iterdir()):
+        if entry.suffix.lower() not in images.SUFFIXES:
+            continue  # never read
+        reason = refusal(entry, root)
+        shown = f"{value.rstrip('/')}/{entry.name}"
+        if reason == OUTSIDE:
+            yield Problem(source.ref(path), _outside(shown))
+        elif reason not in (None, MISSING):
+            yield Problem(source.ref(path), not_a_file(shown, reason))
 
 
 def dedupe(problems: list[Problem]) -> list[Problem]:

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from deckforge.errors import Problem, SourceRef
+from deckforge.fsutil import read_regular
 from deckforge.sources.events import MAX_DEPTH, Builder, Places, Refused
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]
@@ -128,7 +129,7 @@ def load_yaml(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
                     "may have",
                 )
             ]
-        raw = path.read_bytes()
+        raw = read_regular(path)  # never waits on a named pipe
     except FileNotFoundError:
         return None, [Problem(SourceRef(display), "no such file")]
     except OSError as exc:

@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
+from deckforge.fsutil import inside
 from deckforge.layout.ops import Card, Face
 from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
@@ -171,16 +172,20 @@ def lay_out_deck(
     return lay_out_cards(deck.cards, library, context_for(edition, deck), face, back, deck.ref)
 
 
+def _root(edition: Edition) -> Path:
+    """The project folder the edition's own templates must stay in."""
+    return edition.root or edition.folder.absolute().parent.parent
+
+
 def _library(edition: Edition) -> Library:
-    root = edition.folder.resolve().parent.parent
-    return Library.for_edition(edition.folder, root)
+    return Library.for_edition(edition.folder, _root(edition))
 
 
 def edition_files(edition: Edition, names: Sequence[str]) -> list[Path]:
     """The files of an edition's own templates folder that cards drawn from the named
     templates depend on: the templates they are read from (through ``extends``), and
     every file that is not a template (fonts and pictures the templates may name)."""
-    own = dependencies(edition.folder)
+    own = dependencies(edition)
     if not own:
         return []
     library = _library(edition)
@@ -193,10 +198,12 @@ def edition_files(edition: Edition, names: Sequence[str]) -> list[Path]:
     return [path for path in own if path.suffix != ".yaml" or path.resolve() in used]
 
 
-def dependencies(edition_folder: Path) -> list[Path]:
+def dependencies(edition: Edition) -> list[Path]:
     """The files of an edition's own templates folder (what its cards' look depends on
-    besides deckforge's own templates)."""
-    folder = edition_folder / EDITION_FOLDER
-    if not folder.is_dir():
+    besides deckforge's own templates) that are inside the project: loading refuses the
+    others (:func:`deckforge.sources.load.load_edition`), and nothing reads them
+    meanwhile."""
+    folder, root = edition.folder / EDITION_FOLDER, _root(edition)
+    if not folder.is_dir() or not inside(folder, root):
         return []
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+    return sorted(p for p in folder.rglob("*") if p.is_file() and inside(p, root))

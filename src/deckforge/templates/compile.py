@@ -16,7 +16,7 @@ from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import RGB, hex_colour
-from deckforge.sources.load import inside
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -334,14 +334,18 @@ class Compiler:
         origin = spec.folder(key)
         value = str(spec.data[key])
         target = origin.folder / value
-        if Path(value).is_absolute() or not inside(target, origin.root):
+        reason = OUTSIDE if Path(value).is_absolute() else refusal(target, origin.root)
+        if reason == OUTSIDE:
             self.problem(spec, key, f"'{value}' is outside the project; files must stay inside it")
             return None
         if not value.lower().endswith(suffixes):
             self.problem(spec, key, f"'{value}' is not a {' or '.join(suffixes)} file")
             return None
-        if not target.is_file():
+        if reason == MISSING:
             self.problem(spec, key, f"the file '{value}' does not exist")
+            return None
+        if reason is not None:
+            self.problem(spec, key, not_a_file(value, reason))
             return None
         self.files.append(target)
         return target

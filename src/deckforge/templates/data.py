@@ -19,7 +19,7 @@ from deckforge.art import icons, images
 from deckforge.errors import Problem, SourceRef
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
-from deckforge.sources.load import inside
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.tabular import Cell, Table
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -61,12 +61,15 @@ def _value(cell: Cell, kind: str, folder: Path, root: Path, palette: Iterable[st
 def _art(cell: Cell, folder: Path, root: Path) -> Art | Problem:
     text = cell.value
     target = folder / text
-    if Path(text).is_absolute() or not inside(target, root):
+    reason = OUTSIDE if Path(text).is_absolute() else refusal(target, root)
+    if reason == OUTSIDE:
         return Problem(cell.ref, f"'{text}' is outside the project folder; art must stay inside it")
     if not text.lower().endswith(images.SUFFIXES):
         return Problem(cell.ref, f"'{text}' is not a PNG, JPEG or SVG file")
-    if not target.is_file():
+    if reason == MISSING:
         return Problem(cell.ref, f"the art file '{text}' does not exist")
+    if reason is not None:
+        return Problem(cell.ref, not_a_file(text, reason))
     return Art(target, cell.ref)
 
 

@@ -20,13 +20,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
+from deckforge.fsutil import inside
+from deckforge.sources.load import TEMPLATES_FOLDER
 from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec
 
 #: deckforge's own templates.
 SHIPPED = Path(__file__).parent / "shipped"
 #: The folder of an edition that holds its templates.
-EDITION_FOLDER = "templates"
+EDITION_FOLDER = TEMPLATES_FOLDER
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: Keys of a template that a template extending it replaces.
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
@@ -163,6 +165,11 @@ class Library:
         if key in self.resolved:
             return self.resolved[key]
         layer = self.layers[index]
+        if layer.folder != SHIPPED and not inside(path, layer.root):
+            # An edition's own template that leads out of the project (a link): loading
+            # the edition reports it, and nothing outside the project is read.
+            where = SourceRef(layer.display(path))
+            return None, [Problem(where, "the template is outside the project folder")]
         label = f"{name} ({layer.display(path)})"
         if label in chain:
             cycle = " → ".join([*chain[chain.index(label) :], label])

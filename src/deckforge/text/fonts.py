@@ -27,7 +27,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from deckforge.fsutil import write_atomic
+from deckforge.fsutil import read_regular, write_atomic
 from deckforge.versions import version
 
 REGULAR = "regular"
@@ -180,12 +180,15 @@ def _verified(path: Path) -> bytes | None:
     """The cached instance at ``path`` if it is there whole; None if it must be made
     (with a warning if a damaged one was found)."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError:
         return None
+    except OSError as exc:  # not a file (a pipe put in its place), or unreadable
+        _log.warning("%s: the cached font instance cannot be read (%s); making it again", path, exc)
+        return None
     try:
-        expected = _checksum_path(path).read_text(encoding="ascii").strip()
-    except (FileNotFoundError, UnicodeDecodeError):
+        expected = read_regular(_checksum_path(path), 256).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
         expected = None
     if expected is None:
         problem = "its checksum file is missing or unreadable"
@@ -245,14 +248,14 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
     in, embedded and subset like the shipped ones; returns the key text styles give as
     their weight. Letters the file lacks (Persian in a Latin face) are set in the shipped
     faces at the ``fallback`` weight."""
-    data = path.read_bytes()
+    data = read_regular(path)
     digest = hashlib.sha256(data).hexdigest()[:12]
     key = f"file-{digest}-{fallback}"
     if key in _FILE_FACES:
         return key
     name = f"{path.stem[:24]}-{digest}"
     try:
-        font = TTFont(name, str(path))
+        font = TTFont(name, io.BytesIO(data))  # the bytes checked, not the file again
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad files
         reason = str(exc)
         if "postscript outlines" in reason.lower():

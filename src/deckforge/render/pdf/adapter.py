@@ -50,6 +50,7 @@ RELIED_ON = {
     "TTFontFace": ("name", "subfontNameX"),
     "ttfonts": ("SUBSETN",),
     "PDFStream": ("content",),
+    "renderPDF": ("_PDFRenderer", "renderScaledDrawing"),
 }
 
 
@@ -90,6 +91,35 @@ def drawing_defaults(changes: dict) -> Iterator[None]:
         yield
     finally:
         STATE_DEFAULTS.update(saved)
+
+
+def draw_drawing(drawing, canvas: rl_canvas.Canvas, mask: str | None) -> None:
+    """Draw a ReportLab drawing at the origin. Its pictures (those SVG art embeds) are
+    drawn as image objects, each stored once per file (``mask``: how transparency is
+    kept), not as ReportLab's inline images, which the content list cannot hold."""
+    from reportlab.graphics import renderPDF
+
+    renderer = _renderer()(mask)
+    renderer.draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0, showBoundary=False)
+
+
+@functools.cache
+def _renderer() -> type:
+    """ReportLab's PDF renderer of drawings, drawing pictures as image objects."""
+    from reportlab.graphics import renderPDF
+    from reportlab.lib.utils import ImageReader
+
+    class Renderer(renderPDF._PDFRenderer):
+        def __init__(self, mask: str | None) -> None:
+            super().__init__()
+            self.mask = mask
+
+        def drawImage(self, image) -> None:  # noqa: N802 - ReportLab's name
+            reader = ImageReader(image.path)
+            box = (image.x, image.y, image.width, image.height)
+            self._canvas.drawImage(reader, *box, mask=self.mask)
+
+    return Renderer
 
 
 @functools.lru_cache(maxsize=8)

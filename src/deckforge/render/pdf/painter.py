@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.art import icons
+from deckforge.art import icons, images
 from deckforge.layout.ops import (
     Circle,
     Ellipse,
@@ -55,9 +56,21 @@ def _cmyk_icon(code: str, converter: Converter):
 
 @lru_cache(maxsize=256)
 def _svg(path: str):
-    from svglib.svglib import svg2rlg
+    """User SVG art as checked (:func:`deckforge.art.images.svg_drawing`), its text set
+    in deckforge's own embedded face."""
+    import copy
 
-    return svg2rlg(path)
+    from reportlab.graphics.shapes import String
+
+    drawing = copy.deepcopy(images.svg_drawing(Path(path)))
+    face = fonts.face("latin").name
+    stack = [drawing]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, String):
+            node.fontName = face
+        stack.extend(getattr(node, "contents", None) or ())
+    return drawing
 
 
 def _form_name(key: str) -> str:
@@ -320,14 +333,14 @@ class Painter:
         # start it in our embedded face, and in CMYK black for CMYK files.
         # Imported here: ReportLab's graphics import its whole page-layout library, a
         # tenth of a second that builds drawing only cached icons do not need.
-        from reportlab.graphics import renderPDF
         from reportlab.lib.colors import CMYKColor
 
         changes = {"fontName": fonts.face("latin").name}
         if self.converter is not None:
             changes["fillColor"] = changes["strokeColor"] = CMYKColor(0, 0, 0, 1)
         with adapter.drawing_defaults(changes):
-            renderPDF.draw(drawing, self.c, 0, 0, showBoundary=False)
+            # Pictures in SVG art keep their transparency only in RGB files.
+            adapter.draw_drawing(drawing, self.c, None if self.converter else "auto")
 
     def form(self, face: Face) -> str:
         """The form XObject of a keyed face, defined the first time it is used."""
