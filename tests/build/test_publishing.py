@@ -1,0 +1,150 @@
+"""A build is published whole: killed at any moment (rendering, writing the manifest,
+moving files into place), it leaves the previous build or the new one, never a mix;
+and the next build cleans up only what a build made."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckforge import manifest
+from deckforge.cli import main
+from deckforge.fsutil import JOURNAL_NAME, STAGING_NAME
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+#: Runs a build in a process of its own that kills itself outright (SIGKILL: nothing is
+#: cleaned up) at the N-th call of what it is told to break: rendering a file, or moving
+#: a file into place (every write and every publishing step is an ``os.replace``).
+_RUNNER = """
+import os, signal, sys
+from deckforge.build import run
+
+point, at = sys.argv[1], int(sys.argv[2])
+calls = 0
+
+def hit():
+    global calls
+    calls += 1
+    if calls == at:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+if point == "render":
+    real_render = run.pdf.render
+    def render(document, path):
+        hit()
+        real_render(document, path)
+    run.pdf.render = render
+else:
+    real_replace = os.replace
+    def replace(source, target):
+        hit()
+        real_replace(source, target)
+    os.replace = replace
+
+from deckforge.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _arguments(decks: Path, out: Path) -> list[str]:
+    return ["--decks", str(decks), "build", "--profile", "pnp-a4", "--out", str(out)] + [
+        "--quiet",
+        "--jobs",
+        "1",
+    ]
+
+
+def _visible(folder: Path) -> dict[str, str]:
+    """What a reader of a build folder sees: its files and their contents (deckforge's
+    own hidden files aside)."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    }
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """A project; its old build; its sources changed, and the build they make."""
+    root = tmp_path_factory.mktemp("publishing")
+    decks = root / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    old = root / "old"
+    assert main(_arguments(decks, old)) == 0
+    places = decks / "minimal" / "places.yaml"
+    places.write_text(places.read_text().replace("Kitchen", "Scullery"))
+    new = root / "new"
+    assert main(_arguments(decks, new)) == 0
+    assert _visible(old) != _visible(new)
+    return decks, old, new
+
+
+def _killed(decks: Path, out: Path, point: str, at: int) -> int:
+    # Every file made again, so that there are many moments to be killed at.
+    command = [sys.executable, "-c", _RUNNER, point, str(at), *_arguments(decks, out), "--force"]
+    env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "")}
+    return subprocess.run(command, env=env, capture_output=True, check=False).returncode
+
+
+@pytest.mark.parametrize(
+    "point,at",
+    # Writing the manifest, the record and the journal, then moving seven files into
+    # place, are the ten replaces of this build: each is a moment to be killed at.
+    [("render", 1), ("render", 3)] + [("replace", n) for n in range(1, 11)],
+)
+def test_a_build_killed_at_any_moment_leaves_one_whole_build(builds, tmp_path, point, at):
+    decks, old, new = builds
+    out = tmp_path / "build"
+    shutil.copytree(old, out)
+    user_file = out / "notes.tmp"
+    user_file.write_text("the user's own file")
+    code = _killed(decks, out, point, at)
+    # What any reader sees: the manifest, and the files it lists, of one build.
+    entries = manifest.read(out)
+    seen = _visible(out)
+    seen.pop("notes.tmp")
+    assert code == -signal.SIGKILL, "the build was not killed: choose points it reaches"
+    assert seen in (_visible(old), _visible(new)), (point, at)
+    for entry in entries:
+        manifest.checked(out, entry)
+    # The next build finishes the job, and removes only what a build made.
+    assert main(_arguments(decks, out)) == 0
+    after = _visible(out)
+    assert after.pop("notes.tmp") and after == _visible(new)
+    assert not (out / STAGING_NAME).exists() and not (out / JOURNAL_NAME).exists()
+    assert user_file.read_text() == "the user's own file"
+
+
+def test_a_build_keeps_the_users_tmp_files(builds, tmp_path):
+    decks, old, _ = builds
+    out = tmp_path / "build"
+    shutil.copytree(old, out)
+    mine = [out / "draft.tmp", out / "minimal-en" / "pnp-a4" / ".places.pdf.abc123.tmp"]
+    for path in mine:
+        path.write_text("mine")
+    assert main(_arguments(decks, out)) == 0
+    assert all(path.read_text() == "mine" for path in mine)
+
+
+def test_a_file_changed_after_the_build_is_not_taken_for_it(builds, tmp_path, capsys):
+    decks, old, _ = builds
+    out = tmp_path / "build"
+    shutil.copytree(old, out)
+    entry = next(e for e in manifest.read(out) if e.path.endswith("places.pdf"))
+    (out / entry.path).write_bytes(b"%PDF-1.4 something else")
+    with pytest.raises(manifest.ManifestError, match="not the file the build made"):
+        manifest.checked(out, entry)
+    # and the next build makes it again, though its sources have not changed
+    assert main(_arguments(decks, out)) == 0
+    remade = next(e for e in manifest.read(out) if e.path == entry.path)
+    assert manifest.checked(out, remade).read_bytes().startswith(b"%PDF-")
+    assert (out / entry.path).stat().st_size > 1000
