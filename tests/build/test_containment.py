@@ -1,0 +1,120 @@
+"""Nothing outside the project is read while building it, however hostile its files:
+every ``open`` of a build of hostile art is recorded by an audit hook
+(:func:`sys.addaudithook`) and checked."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+#: Builds in a process of its own, recording the path of every file opened (and every
+#: folder listed) from the moment the build starts, and writes them out as JSON.
+_TRACER = """
+import json, os, sys
+opened = []
+
+def hook(event, args):
+    named = args and isinstance(args[0], (str, bytes, os.PathLike))
+    if event in ("open", "os.listdir", "os.scandir") and named:
+        opened.append(os.fsdecode(args[0]))
+
+# Imported first: what Python and the libraries read as they load (ReportLab looks for
+# its settings in the home folder and lists the system's font folders) is not the
+# question; what the build reads is.
+import reportlab.rl_config, svglib.svglib, PIL.Image, pypdfium2
+from deckforge.cli import main
+
+sys.addaudithook(hook)
+code = main(sys.argv[2:])
+record = opened[:]
+with open(sys.argv[1], "w") as handle:
+    json.dump({"code": code, "opened": record}, handle)
+"""
+
+
+def _hostile_art(art: Path, secret: Path) -> None:
+    """Art files that reach for ``secret`` every way found so far, and one that does
+    not: SVG art holding a picture."""
+    art.mkdir(parents=True)
+    rel = os.path.relpath(secret, art)
+    (art / "link.png").symlink_to(secret)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    image = '<image xlink:href="{}" width="9" height="9"/></svg>'
+    (art / "dotdot.svg").write_text(svg + 'width="9" height="9">' + image.format(f"data:/{rel}"))
+    (art / "utf16.svg").write_bytes(
+        ('<?xml version="1.0" encoding="UTF-16"?>' + svg + 'width="9" height="9">')
+        .replace("xmlns:xlink", "xmlns:x")
+        .encode("utf-16")
+        + image.replace("xlink:", "").format(rel).encode("utf-16")[2:]
+    )
+    (art / "entity.svg").write_text(
+        f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY s SYSTEM "file://{secret}">]>'
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&s;</text></svg>'
+    )
+    picture = base64.b64encode(secret.read_bytes()).decode()
+    (art / "placed.svg").write_text(
+        svg + 'width="72" height="72">' + image.format(f"data:image/png;base64,{picture}")
+    )
+
+
+@pytest.mark.parametrize(
+    "art,code",
+    [("link.png", 1), ("dotdot.svg", 1), ("utf16.svg", 1), ("entity.svg", 1), ("placed.svg", 0)],
+)
+def test_no_file_outside_the_project_is_opened_building_hostile_art(tmp_path, art, code):
+    secret = tmp_path / "elsewhere" / "secret.png"
+    secret.parent.mkdir()
+    Image.new("RGB", (64, 64), (200, 60, 40)).save(secret)
+    project = tmp_path / "project"
+    decks = project / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    _hostile_art(decks / "minimal" / "art", secret)
+    places = decks / "minimal" / "places.yaml"
+    places.write_text(
+        places.read_text().replace(
+            "    name: Kitchen\n", f"    name: Kitchen\n    art: art/{art}\n", 1
+        )
+    )
+    record = tmp_path / "opened.json"
+    out = project / "build"
+    command = [sys.executable, "-c", _TRACER, str(record), "--decks", str(decks), "build"]
+    command += ["--profile", "printer", "--out", str(out), "--quiet", "--jobs", "1"]
+    # Run in the project: names opened relative to a folder (shutil.rmtree opens each
+    # file by its name in its folder) are then taken as inside it, as they are.
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=project)
+    traced = json.loads(record.read_text())
+    assert traced["code"] == code, done.stderr
+    if code:
+        assert f"{art}'" in done.stderr, done.stderr
+    opened = {os.path.realpath(os.path.join(project, path)) for path in traced["opened"]}
+    assert str(secret) not in opened
+    allowed = [str(project.resolve()), *_installed()]
+    outside = sorted(p for p in opened if not any(_under(p, folder) for folder in allowed))
+    assert outside == [], "\n".join(outside)
+
+
+def _installed() -> list[str]:
+    """Where deckforge and the libraries it uses are installed (their own files: schemas,
+    fonts, icons, colour profiles), and the cache of fonts and icons."""
+    import sysconfig
+
+    from deckforge.text import fonts
+
+    places = {sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]}
+    places.add(str(Path(__file__).resolve().parents[2] / "src"))
+    places.add(str(fonts.cache_dir()))
+    return [os.path.realpath(p) for p in places] + ["/usr/share/color/icc", "/dev/null"]
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
