@@ -139,3 +139,49 @@ def test_which_way_cards_never_send_a_mess_home(project, capsys):
         "'left-3' (left 3) sends a mess back to its own maker with 3 players"
         in capsys.readouterr().err
     )
+
+
+def _usage_error(argv, capsys, tmp_path) -> str:
+    out = tmp_path / "build"
+    code = main(["--decks", str(DECKS), *argv[:1], "--out", str(out), *argv[1:]])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert not out.exists()
+    return err.strip().splitlines()[-1]
+
+
+def test_a_number_of_processes_under_one_is_a_usage_error(capsys, tmp_path):
+    for value in ("0", "-1"):
+        assert _usage_error(["build", "--jobs", value], capsys, tmp_path) == (
+            f"deckforge build: error: argument --jobs: {value} processes: give a number from "
+            "1 to 1024 (or leave --jobs out for one per core)"
+        )
+    assert _usage_error(["build", "--jobs", "two"], capsys, tmp_path) == (
+        "deckforge build: error: argument --jobs: 'two' is not a whole number"
+    )
+    message = _usage_error(["export", "--jobs", "0"], capsys, tmp_path)
+    assert message.startswith("deckforge export: error: argument --jobs: 0 processes")
+
+
+def test_a_back_offset_that_is_not_a_number_is_a_usage_error(capsys, tmp_path):
+    for value in ("nan,0", "0,inf"):
+        assert _usage_error(["build", f"--back-offset={value}"], capsys, tmp_path) == (
+            f"deckforge build: error: argument --back-offset: '{value}': both X and Y must "
+            "be numbers of millimetres"
+        )
+
+
+def test_a_source_date_epoch_deckforge_cannot_write_is_a_usage_error(capsys, tmp_path, monkeypatch):
+    for value, why in (
+        ("yesterday", "it must be a whole number of seconds since 1970-01-01"),
+        ("-5", "it must be a whole number of seconds since 1970-01-01"),
+        ("1e9", "it must be a whole number of seconds since 1970-01-01"),
+        ("99999999999999999999", "after the year 9999; it must be seconds since 1970-01-01"),
+    ):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+        message = _usage_error(["build"], capsys, tmp_path)
+        assert message.startswith(f"deckforge: SOURCE_DATE_EPOCH is '{value}'"), message
+        assert why in message
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "253402300799")  # the last second of 9999
+    assert main(["--decks", str(DECKS), "validate"]) == 0

@@ -13,6 +13,7 @@ import traceback
 
 from deckforge.cli.parser import parser
 from deckforge.cli.show import report
+from deckforge.cli.values import check_environment
 from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 
 
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
+        check_environment()
         if not args.decks.is_dir():
             raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")
         return args.run(args)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
 import deckforge
+from deckforge.cli import values
 from deckforge.cli.progress import Progress
 from deckforge.cli.show import plural, report
 
@@ -22,6 +24,8 @@ def _offset(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(
             f"'{text}' is not X,Y in millimetres, like 0.5,-1.2"
         ) from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"'{text}': both X and Y must be numbers of millimetres")
     if max(abs(x), abs(y)) > 20:
         raise argparse.ArgumentTypeError("an offset over 20 mm is not a printer's misalignment")
     from deckforge.units import mm
@@ -44,7 +48,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print only problems")
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=values.jobs,
         default=None,
         metavar="N",
         help="render with N processes (default: one per core)",

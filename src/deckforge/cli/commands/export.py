@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from deckforge.cli import values
+
 NAME = "export"
 HELP = "PNG files per card side, or Tabletop Simulator decks"
 
@@ -21,7 +23,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", action="append", metavar="NAME", help="edition (default: all)")
     parser.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
     parser.add_argument(
-        "--jobs", type=int, default=None, metavar="N", help="N processes (default: one per core)"
+        "--jobs",
+        type=values.jobs,
+        default=None,
+        metavar="N",
+        help="N processes (default: one per core)",
     )
     parser.add_argument(
         "--base-url",

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from deckforge.cli import values
+
 NAME = "preview"
 HELP = "a small website showing every deck's cards"
 
@@ -17,7 +19,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--site", type=Path, default=None, help="where to write (default: OUT/preview)"
     )
     parser.add_argument(
-        "--jobs", type=int, default=None, metavar="N", help="N processes (default: one per core)"
+        "--jobs",
+        type=values.jobs,
+        default=None,
+        metavar="N",
+        help="N processes (default: one per core)",
     )
     parser.add_argument(
         "--no-build",
