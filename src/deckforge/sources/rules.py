@@ -81,23 +81,49 @@ def _containers(data: object) -> Iterator[dict | list]:
             stack += [v for v in item if type(v) is dict or type(v) is list]
 
 
+#: The first character of each line that is not ASCII or Latin: where a text of
+#: combining marks alone would start.
+_FIRST = re.compile(r"(?m)^\s*([^\x00-\u02ff])")
+
+
 def _has_hidden(data: object) -> bool:
-    """Whether any text in some data holds a hidden character (one search over them all;
-    newlines, which join them, are not hidden)."""
+    """Whether any text in some data holds a hidden character, or may be made of
+    combining marks alone (one search over them all; newlines, which join them, are not
+    hidden)."""
     if type(data) is str:
-        return _HIDDEN.search(data) is not None
-    texts: list[str] = []
-    for item in _containers(data):
-        values = item.values() if type(item) is dict else item
-        texts += [v for v in values if type(v) is str]
-    return _HIDDEN.search("\n".join(texts)) is not None
+        joined = data
+    else:
+        texts: list[str] = []
+        for item in _containers(data):
+            values = item.values() if type(item) is dict else item
+            texts += [v for v in values if type(v) is str]
+        joined = "\n".join(texts)
+    if _HIDDEN.search(joined) is not None:
+        return True
+    return any(unicodedata.category(m.group(1))[0] in "MC" for m in _FIRST.finditer(joined))
+
+
+def _marks_only(value: str) -> bool:
+    """Whether a text has combining marks but nothing they could sit on (letters, digits,
+    symbols): it would print as nothing, or as marks on a dotted circle."""
+    kinds = {unicodedata.category(ch)[0] for ch in value if not ch.isspace()}
+    return "M" in kinds and kinds <= {"M", "C"}
 
 
 def hidden_characters(source: Source) -> Iterator[Problem]:
-    """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong."""
+    """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong; a
+    text of combining marks alone prints nothing."""
     if not _has_hidden(source.data):
         return  # the usual case, found at once; the walk below says where
     for path, value in _texts(source.data):
+        if _marks_only(value):
+            marks = " ".join(f"U+{ord(ch):04X}" for ch in value.strip()[:4])
+            yield Problem(
+                source.ref(path),
+                f"is made only of combining marks ({marks}), which print nothing on their "
+                "own; put the letter they belong to first",
+            )
+            continue
         found = _HIDDEN.search(value)
         if found is None:
             continue

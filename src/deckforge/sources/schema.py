@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -89,7 +90,24 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
     """The validator of a schema that reports every problem of a source."""
     import jsonschema  # only needed, and only imported, for a source with problems
 
-    return jsonschema.Draft202012Validator(inlined(name))
+    checker = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _pattern})
+    return checker(inlined(name))
+
+
+#: An unescaped ``$`` in a pattern.
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+def _pattern(validator, pattern: str, instance: object, schema: dict):
+    """The ``pattern`` keyword as JSON Schema (ECMA-262) means it, and fastjsonschema
+    checks it: ``$`` is the end of the text. Python's ``$`` also matches before a final
+    newline, which let an id like ``'bakery\\n'`` through to name a folder."""
+    import jsonschema
+
+    if validator.is_type(instance, "string") and not re.search(
+        _DOLLAR.sub(r"\\Z", pattern), instance
+    ):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 @cache
