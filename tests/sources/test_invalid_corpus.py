@@ -12,13 +12,17 @@ A case is ``tests/data/invalid/<case>.yaml``: a few header lines, then the file'
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
+import os
 import shutil
 import struct
 import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from deckforge.cli import main
 
@@ -77,8 +81,82 @@ def _make(root: Path, target: Path, how: str) -> None:
     elif how.startswith("sparse-"):
         with target.open("wb") as sparse:  # takes no room on disk
             sparse.truncate(int(how[7:]))
+    elif how in _HOSTILE:
+        _HOSTILE[how](root, target)
     else:
         raise AssertionError(f"unknown maker {how!r}")
+
+
+_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'width="{w}" height="72">{body}</svg>\n'
+)
+
+
+def _svg(body: str, width: str = "72") -> str:
+    return _SVG.format(w=width, body=body)
+
+
+def _data_png(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _outside_png(root: Path) -> Path:
+    """A picture outside the project (what hostile art tries to reach)."""
+    outside = root.parent / "outside.png"
+    outside.write_bytes(_png(600, 600))
+    return outside
+
+
+def _use_bomb(levels: int = 9) -> str:
+    """Each level draws the one below ten times: 10**levels elements from 100."""
+    defs = ['<rect id="l0" width="1" height="1"/>']
+    for level in range(1, levels + 1):
+        uses = "".join(f'<use xlink:href="#l{level - 1}"/>' for _ in range(10))
+        defs.append(f'<g id="l{level}">{uses}</g>')
+    return f'<defs>{"".join(defs)}</defs><use xlink:href="#l{levels}"/>'
+
+
+def _truncated_jpeg(target: Path) -> None:
+    image = Image.effect_noise((600, 600), 80).convert("RGB")
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=90, dpi=(300, 300))
+    target.write_bytes(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+
+
+_BROKEN_PNG = b"\x89PNG\r\n\x1a\n" + b"broken" * 3
+
+#: Makers of hostile art: name -> function(project root, target).
+_HOSTILE = {
+    "svg-data-dotdot": lambda root, target: target.write_text(
+        _svg(f'<image xlink:href="data:/../../{_outside_png(root).name}" width="9" height="9"/>')
+    ),
+    "svg-utf16": lambda root, target: target.write_bytes(
+        (
+            '<?xml version="1.0" encoding="UTF-16"?>\n'
+            + _svg('<image href="file:///etc/hostname" width="9" height="9"/>')
+        ).encode("utf-16")
+    ),
+    "svg-embedded-bomb": lambda root, target: target.write_text(
+        _svg(f'<image href="{_data_png(_png(12_000, 12_000))}" width="9" height="9"/>')
+    ),
+    "svg-embedded-corrupt": lambda root, target: target.write_text(
+        _svg(f'<image href="{_data_png(_BROKEN_PNG)}" width="9" height="9"/>')
+    ),
+    "svg-infinite-width": lambda root, target: target.write_text(
+        _svg('<rect width="9" height="9"/>', width="1e999")
+    ),
+    "svg-use-bomb": lambda root, target: target.write_text(_svg(_use_bomb())),
+    "svg-many-elements": lambda root, target: target.write_text(
+        _svg('<rect width="1" height="1"/>' * 200_000)
+    ),
+    "svg-with-picture": lambda root, target: target.write_text(
+        _svg(f'<image xlink:href="{_data_png(_png(64, 64))}" width="72" height="72"/>')
+    ),
+    "svg-not-svg": lambda root, target: target.write_text("<html><body>hi</body></html>\n"),
+    "truncated-jpeg": lambda root, target: _truncated_jpeg(target),
+    "fifo": lambda root, target: os.mkfifo(target),
+}
 
 
 def _parse(case: Path) -> tuple[dict[str, list[str]], bytes]:
