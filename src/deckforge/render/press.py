@@ -19,11 +19,14 @@ deckforge's cache folder.
 from __future__ import annotations
 
 import hashlib
+import logging
 import struct
 from functools import lru_cache
 from pathlib import Path
 
-from deckforge.fsutil import write_atomic
+from deckforge.fsutil import read_regular, write_atomic
+
+_log = logging.getLogger(__name__)
 
 #: The condition the profile models, as PDF/X output intents name it.
 CONDITION = "FOGRA39"
@@ -322,14 +325,35 @@ def profile_bytes(limit: float) -> bytes:
     key = hashlib.sha256(
         repr((_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, limit)).encode()
     ).hexdigest()[:12]
-    path = _cache_dir() / f"press-fogra39-{key}.icc"
-    try:
-        return path.read_bytes()
-    except OSError:
-        pass
+    path = _cache_dir() / f"press-fogra39-{key}.profile"
+    data = _cached(path)
+    if data is not None:
+        return data
     data = make_profile(limit)
     try:
-        write_atomic(path, data)
+        write_atomic(path, _MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
     except OSError:
         pass  # a profile that cannot be cached is made again next time
     return data
+
+
+#: How a cached profile starts: this, the SHA-256 of the profile, a newline, the profile
+#: (which every PDF for the press embeds: one that is not whole must never be used).
+_MAGIC = b"deckforge press profile sha256="
+
+
+def _cached(path: Path) -> bytes | None:
+    """The profile cached at ``path`` if it is there whole; None if it must be made (with
+    a warning if a damaged one was found)."""
+    try:
+        raw = read_regular(path, 16 * 1024 * 1024)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _log.warning("%s: the cached press profile cannot be read (%s); making it again", path, exc)
+        return None
+    head, _, data = raw.partition(b"\n")
+    if head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]:
+        return data
+    _log.warning("%s: the cached press profile is damaged; making it again", path)
+    return None

