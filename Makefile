@@ -62,7 +62,7 @@ test-tools:
 	fi
 
 fuzz: $(STAMP)
-	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
