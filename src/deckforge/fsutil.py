@@ -255,7 +255,7 @@ def _finish(out_dir: Path) -> None:
     journal = out_dir / JOURNAL_NAME
     staging = out_dir / STAGING_NAME
     try:
-        data = json.loads(journal.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(journal, 64 * 1024 * 1024))
         if not isinstance(data, dict) or data.get("format") != _JOURNAL_FORMAT:
             raise ValueError("it is not a journal deckforge wrote")
         names = [relative(name) for name in data.get("files", [])]

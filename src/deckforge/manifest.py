@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.fsutil import finish_publishing, open_regular, write_atomic
+from deckforge.fsutil import finish_publishing, open_regular, read_regular, write_atomic
 
 MANIFEST_NAME = "manifest.json"
 
@@ -131,11 +131,11 @@ def read(out_dir: Path) -> list[Entry]:
             f"{display_path(Path(out_dir))}' first"
         )
     try:
-        outputs = json.loads(path.read_text(encoding="utf-8"))["outputs"]
+        outputs = json.loads(read_regular(path))["outputs"]
         if not isinstance(outputs, list):
             raise TypeError("'outputs' is not a list")
         return [Entry.from_json(item) for item in outputs]
-    except (ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError, KeyError, TypeError) as error:
         raise ManifestError(
             f"{display_path(path)}: not a deckforge build manifest ({error})"
         ) from None
@@ -182,7 +182,7 @@ def checked(out_dir: Path, entry: Entry) -> Path:
 def _readable(out_dir: Path) -> list[Entry]:
     """The entries of an earlier build that can still be read (none if the file cannot)."""
     try:
-        outputs = json.loads((out_dir / MANIFEST_NAME).read_text(encoding="utf-8"))["outputs"]
+        outputs = json.loads(read_regular(out_dir / MANIFEST_NAME))["outputs"]
     except (OSError, ValueError, KeyError, TypeError):
         return []
     found = []

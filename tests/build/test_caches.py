@@ -142,3 +142,18 @@ def test_a_damaged_build_record_is_set_aside_with_a_warning(tmp_path, capsys, da
     assert _outputs(out) == made
     assert main(arguments) == 0  # the record written then is whole again
     assert "warning: the incremental build record" not in capsys.readouterr().err
+
+
+def test_a_named_pipe_in_place_of_the_build_record_is_not_waited_on(tmp_path, capsys):
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "build"
+    arguments = _arguments(decks, out)[:-1]
+    assert main(arguments) == 0
+    (out / CACHE_NAME).unlink()
+    os.mkfifo(out / CACHE_NAME)
+    capsys.readouterr()
+    assert main(arguments) == 0
+    err = capsys.readouterr().err
+    assert "the incremental build record cannot be used (it is a named pipe (FIFO)" in err
+    assert (out / CACHE_NAME).is_file()  # replaced by the record of this build

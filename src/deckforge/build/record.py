@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 from deckforge.errors import WARNING, Problem, SourceRef, display_path
-from deckforge.fsutil import relative, write_atomic
+from deckforge.fsutil import read_regular, relative, write_atomic
 from deckforge.manifest import Entry
 
 CACHE_NAME = ".deckforge-cache.json"
@@ -43,13 +43,11 @@ def load(out_dir: Path) -> tuple[dict, list[Problem]]:
     path = Path(out_dir) / CACHE_NAME
     where = SourceRef(display_path(path))
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            raise ValueError(f"it is larger than {_MAX_BYTES:,} bytes")
-        raw = path.read_bytes()
+        raw = read_regular(path, _MAX_BYTES)  # a pipe put in its place is not waited on
     except FileNotFoundError:
         return {}, []
-    except (OSError, ValueError) as exc:
-        return {}, [_damaged(where, str(exc))]
+    except OSError as exc:
+        return {}, [_damaged(where, exc.strerror or str(exc))]
     head, _, body = raw.partition(b"\n")
     try:
         header = json.loads(head)
