@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from deckforge.cli import main
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 #: Builds in a process of its own, recording the path of every file opened (and every
@@ -118,3 +120,47 @@ def _installed() -> list[str]:
 
 def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _build_gtm(project: Path, capsys) -> tuple[int, str]:
+    args = ["--decks", str(project / "decks"), "build", "--out", str(project / "build")]
+    code = main([*args, "--profile", "printer", "--edition", "guess-the-mess-en", "--quiet"])
+    return code, capsys.readouterr().err
+
+
+def test_a_template_that_links_out_of_the_project_is_refused(project, tmp_path_factory, capsys):
+    outside = tmp_path_factory.mktemp("elsewhere") / "place.yaml"
+    outside.write_text("kind: template\nextends: place\n", encoding="utf-8")
+    own = project / "decks" / "guess-the-mess" / "templates"
+    own.mkdir()
+    (own / "place.yaml").symlink_to(outside)
+    code, err = _build_gtm(project, capsys)
+    assert code == 1
+    assert (
+        "decks/guess-the-mess/templates/place.yaml: is outside the project folder; templates "
+        "and their files must stay inside it"
+    ) in err
+    assert not (project / "build").exists()
+
+
+def test_a_templates_folder_that_links_out_of_the_project_is_refused(
+    project, tmp_path_factory, capsys
+):
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "place.yaml").write_text("kind: template\nextends: place\n", encoding="utf-8")
+    (project / "decks" / "guess-the-mess" / "templates").symlink_to(outside)
+    code, err = _build_gtm(project, capsys)
+    assert code == 1
+    assert (
+        "decks/guess-the-mess/templates: the templates folder is outside the project folder; "
+        "templates must stay inside it"
+    ) in err
+
+
+def test_a_named_pipe_in_the_templates_folder_is_refused(project, capsys):
+    own = project / "decks" / "guess-the-mess" / "templates"
+    own.mkdir()
+    os.mkfifo(own / "place.yaml")
+    code, err = _build_gtm(project, capsys)
+    assert code == 1
+    assert "decks/guess-the-mess/templates/place.yaml: is a named pipe (FIFO), not a file" in err
