@@ -17,7 +17,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -27,14 +27,7 @@ from deckforge.build import record
 from deckforge.render import press
 from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts
-
-EXAMPLES = int(os.environ.get("DECKFORGE_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=not os.environ.get("DECKFORGE_FUZZ_EXAMPLES"),
-    suppress_health_check=[HealthCheck.too_slow],
-)
+from test_fuzz import FUZZ
 
 
 def _raster(kind: str, size: tuple[int, int] = (8, 8)) -> bytes:
