@@ -4,8 +4,9 @@ A build writes one :class:`Entry` per file it made or found unchanged, merged wi
 entries of earlier builds into the same folder; exports, previews, preflight and the
 command line read them back through :func:`read`. Each entry holds its file's SHA-256:
 :func:`checked` says whether a file is still the one the build made (the next build
-makes again one that is not). The file is JSON so that other tools can read it too: ``{"outputs": [entry,
-...]}``. It is published with the build's files, all at once (:mod:`deckforge.fsutil`).
+makes again one that is not). The file is JSON so that other tools can read it too:
+``{"outputs": [entry, ...]}``. It is published with the build's files, all at once
+(:mod:`deckforge.fsutil`).
 """
 
 from __future__ import annotations
