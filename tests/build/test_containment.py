@@ -115,7 +115,7 @@ def _installed() -> list[str]:
     places = {sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]}
     places.add(str(Path(__file__).resolve().parents[2] / "src"))
     places.add(str(fonts.cache_dir()))
-    return [os.path.realpath(p) for p in places] + ["/usr/share/color/icc", "/dev/null"]
+    return [os.path.realpath(p) for p in places]
 
 
 def _under(path: str, folder: str) -> bool:
