@@ -148,3 +148,31 @@ def test_a_file_changed_after_the_build_is_not_taken_for_it(builds, tmp_path, ca
     remade = next(e for e in manifest.read(out) if e.path == entry.path)
     assert manifest.checked(out, remade).read_bytes().startswith(b"%PDF-")
     assert (out / entry.path).stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    "journal",
+    [
+        b'{"format": "deckforge-publish-1", "files": ["../escape.pdf"]}',
+        b'{"format": "deckforge-publish-1", "files": ["/tmp/escape.pdf"]}',
+        b'{"format": "deckforge-publish-1", "files": [".deckforge-staging/x"]}',
+        b'{"format": "something else", "files": []}',
+        b"\x80not json",
+    ],
+)
+def test_a_journal_deckforge_did_not_write_moves_nothing(builds, tmp_path, caplog, journal):
+    decks, old, new = builds
+    out = tmp_path / "build"
+    shutil.copytree(old, out)
+    staging = out / STAGING_NAME
+    staging.mkdir()
+    (staging / ".made-by-deckforge").touch()
+    (staging / "escape.pdf").write_bytes(b"planted")
+    (out / JOURNAL_NAME).write_bytes(journal)
+    entries = manifest.read(out)  # finishes publishing first: here, nothing to finish
+    assert "cannot finish publishing the build that was interrupted" in caplog.text
+    assert not (tmp_path / "escape.pdf").exists() and not Path("/tmp/escape.pdf").exists()
+    assert not staging.exists() and not (out / JOURNAL_NAME).exists()
+    assert _visible(out) == _visible(old) and len(entries) > 3
+    assert main(_arguments(decks, out)) == 0
+    assert _visible(out) == _visible(new)
