@@ -81,9 +81,11 @@ def _containers(data: object) -> Iterator[dict | list]:
             stack += [v for v in item if type(v) is dict or type(v) is list]
 
 
-#: The first character of each line that is not ASCII or Latin: where a text of
-#: combining marks alone would start.
-_FIRST = re.compile(r"(?m)^\s*([^\x00-\u02ff])")
+#: The first character of each line that is not a Latin, Arabic or Persian letter or
+#: digit (which are never marks): where a text of combining marks alone would start.
+_FIRST = re.compile(
+    r"(?m)^\s*([^\x00-\u02ff\u0621-\u064a\u0660-\u0669\u066e\u066f\u0671-\u06d3\u06f0-\u06f9])"
+)
 
 
 def _has_hidden(data: object) -> bool:
