@@ -49,3 +49,10 @@ def check_environment() -> None:
             f"SOURCE_DATE_EPOCH is '{shown}', after the year 9999; it must be seconds "
             "since 1970-01-01 (like 1700000000), or unset"
         )
+
+
+def add_jobs(
+    parser: argparse.ArgumentParser, help: str = "N processes (default: one per core)"
+) -> None:
+    """The ``--jobs N`` option of every command that renders."""
+    parser.add_argument("--jobs", type=jobs, default=None, metavar="N", help=help)

@@ -46,13 +46,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--quiet", action="store_true", help="print only problems")
-    parser.add_argument(
-        "--jobs",
-        type=values.jobs,
-        default=None,
-        metavar="N",
-        help="render with N processes (default: one per core)",
-    )
+    values.add_jobs(parser, "render with N processes (default: one per core)")
     parser.add_argument(
         "--back-offset",
         type=_offset,

@@ -22,13 +22,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--edition", action="append", metavar="NAME", help="edition (default: all)")
     parser.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
-    parser.add_argument(
-        "--jobs",
-        type=values.jobs,
-        default=None,
-        metavar="N",
-        help="N processes (default: one per core)",
-    )
+    values.add_jobs(parser)
     parser.add_argument(
         "--base-url",
         default=None,

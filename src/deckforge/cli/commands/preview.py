@@ -18,13 +18,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--site", type=Path, default=None, help="where to write (default: OUT/preview)"
     )
-    parser.add_argument(
-        "--jobs",
-        type=values.jobs,
-        default=None,
-        metavar="N",
-        help="N processes (default: one per core)",
-    )
+    values.add_jobs(parser)
     parser.add_argument(
         "--no-build",
         action="store_true",
