@@ -99,11 +99,21 @@ def display_path(path: Path, root: Path | None = None) -> str:
     for base in (root, Path.cwd()):
         if base is None:
             continue
-        try:
-            return path.resolve().relative_to(Path(base).resolve()).as_posix()
-        except ValueError:
-            continue
+        # As written first (``decks/guess-the-mess/…`` where decks/ holds links), then
+        # with links resolved.
+        for mine, theirs in ((_lexical(path), _lexical(Path(base))), (path.resolve(), None)):
+            try:
+                return mine.relative_to(theirs or Path(base).resolve()).as_posix()
+            except ValueError:
+                continue
     return path.as_posix()
+
+
+def _lexical(path: Path) -> Path:
+    """An absolute path with ``..`` taken away by name, links left as they are."""
+    import os
+
+    return Path(os.path.normpath(path.absolute()))
 
 
 def errors_only(problems: Iterable[Problem], strict: bool = False) -> list[Problem]:

@@ -58,10 +58,14 @@ def toolchain() -> str:
 
 
 def _own_code() -> str:
-    """A hash of deckforge's own modules and profiles: layout changes with the code."""
+    """A hash of deckforge's own modules, profiles and templates: layout changes with the
+    code. Not of the shipped games' sources (``sources/games/``): they are an edition's
+    inputs like any other, and editing one rebuilds only what it changes."""
     package = Path(__file__).parents[1]
+    games = package / "sources" / "games"
     total = hashlib.sha256()
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.yaml")]):
+    files = [*package.rglob("*.py"), *package.rglob("*.yaml")]
+    for path in sorted(p for p in files if not p.is_relative_to(games)):
         total.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
     return total.hexdigest()[:16]
 
