@@ -82,7 +82,17 @@ def _shipped_categories(project: Project) -> list[dict]:
             source = yaml.safe_load(path.read_text(encoding="utf-8"))
             if isinstance(source, dict) and source.get("kind") == "places":
                 return source["categories"]
-    raise UsageError("no place deck in the project to take categories from")
+    # A project without a place deck takes the categories of deckforge's own game.
+    from deckforge.authoring.project import Copied
+    from deckforge.sources import shipped
+
+    game = Copied(shipped.find("guess-the-mess-en"))  # type: ignore[arg-type]
+    data = yaml.safe_load(game.read(EDITION_FILE))
+    for deck in data["decks"]:
+        source = yaml.safe_load(game.read(deck["source"]))
+        if source.get("kind") == "places":
+            return source["categories"]
+    raise UsageError("no place deck to take categories from")
 
 
 def _schema_ref(target_dir: Path, project: Project) -> str:
@@ -104,8 +114,11 @@ def new_place_deck(project: Project, path: Path) -> Path:
 
 
 def new_edition(project: Project, name: str, base: str) -> Path:
-    """Create ``decks/NAME/`` from an existing edition: its decks and components reused
-    by reference, and a new place deck of examples in place of its places."""
+    """Create ``decks/NAME/`` from an existing edition: its decks and components reused,
+    and a new place deck of examples in place of its places (if it has one).
+
+    An edition of the project is reused by reference; one that only deckforge ships
+    (in a project made by ``deckforge init``) is copied in, file by file."""
     import re
 
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
@@ -115,46 +128,73 @@ def new_edition(project: Project, name: str, base: str) -> Path:
     folder = project.decks / name
     if folder.exists():
         raise UsageError(f"{folder} already exists; choose another name")
-    source_manifest = select_editions(project, [base])[0]
-    data = yaml.safe_load(source_manifest.read_text(encoding="utf-8"))
+    origin = _origin(project, base, folder)
+    data = yaml.safe_load(origin.read(EDITION_FILE))
     places_deck = next(
-        (d for d in data["decks"] if _kind(source_manifest.parent / d["source"]) == "places"), None
+        (d for d in data["decks"] if _kind_of(origin.read(d["source"])) == "places"), None
     )
-    if places_deck is None:
-        raise UsageError(f"edition '{base}' has no place deck to replace")
-    categories = yaml.safe_load(
-        (source_manifest.parent / places_deck["source"]).read_text(encoding="utf-8")
-    )["categories"]
-
-    def moved(source: str) -> str:
-        return os.path.relpath((source_manifest.parent / source).resolve(), folder.resolve())
-
     schema = os.path.relpath(project.root / "schemas" / "edition.schema.json", folder)
-    lines = _edition_lines(name, data, schema, places_deck, moved)
+    lines = _edition_lines(name, data, schema, places_deck, origin.place)
     folder.mkdir(parents=True)
     (folder / EDITION_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    locales = ("en", "fa") if data["locale"] == "en" else (data["locale"], "en")
-    (folder / "places.yaml").write_text(
-        _places_text(
-            categories,
-            os.path.relpath(project.root / "schemas" / "places.schema.json", folder),
-            locales,
-        ),
-        encoding="utf-8",
-    )
+    for relpath, text in origin.copies.items():
+        (folder / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relpath).write_text(text, encoding="utf-8")
+    if places_deck is not None:
+        categories = yaml.safe_load(origin.read(places_deck["source"]))["categories"]
+        locales = ("en", "fa") if data["locale"] == "en" else (data["locale"], "en")
+        (folder / "places.yaml").write_text(
+            _places_text(
+                categories,
+                os.path.relpath(project.root / "schemas" / "places.schema.json", folder),
+                locales,
+            ),
+            encoding="utf-8",
+        )
     return folder
 
 
+def _origin(project: Project, base: str, folder: Path):
+    """Where a new edition's base is read from: the project, or else deckforge's own."""
+    from deckforge.authoring import project as projects
+    from deckforge.sources import shipped
+
+    try:
+        manifest = select_editions(project, [base])[0]
+    except UsageError:
+        found = shipped.find(base)
+        if found is None:
+            known = ", ".join(sorted({*_project_ids(project), *shipped.editions()}))
+            raise UsageError(f"no edition named '{base}' (known: {known})") from None
+        return projects.Copied(found)
+    return projects.Linked(manifest.parent, folder)
+
+
+def _project_ids(project: Project) -> list[str]:
+    ids = []
+    for manifest in select_editions(project, None):
+        data = _kind_data(manifest.read_text(encoding="utf-8"))
+        if isinstance(data.get("id"), str):
+            ids.append(data["id"])
+    return ids
+
+
 def _edition_lines(
-    name: str, data: dict, schema: str, places_deck: dict, moved: Callable[[str], str]
+    name: str, data: dict, schema: str, places_deck: dict | None, moved: Callable[[str], str]
 ) -> list[str]:
     """The lines of a new edition's manifest: the base edition's settings, decks and
     components, its place deck replaced by the new one."""
+    if places_deck is not None:
+        yours = [
+            "# components below are the original edition's, reused as they are, except the",
+            "# place deck, which is yours: edit places.yaml. Build with:",
+        ]
+    else:
+        yours = ["# components below are the original edition's, reused as they are. Build with:"]
     lines = [
         f"# yaml-language-server: $schema={schema}",
         f"# {name}: made from {data['id']} with 'deckforge new edition'. The decks and",
-        "# components below are the original edition's, reused as they are, except the place",
-        "# deck, which is yours: edit places.yaml. Build with:",
+        *yours,
         f"#   deckforge build --edition {name}",
         "kind: edition",
         f"id: {name}",
@@ -194,9 +234,13 @@ def _flow(entry: dict) -> str:
     ).strip()
 
 
-def _kind(path: Path) -> str | None:
+def _kind_data(text: str | None) -> dict:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None
-    return data.get("kind") if isinstance(data, dict) else None
+        data = yaml.safe_load(text) if text is not None else None
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _kind_of(text: str | None) -> str | None:
+    return _kind_data(text).get("kind")

@@ -38,8 +38,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         check_environment()
-        if not args.decks.is_dir():
-            raise UsageError(f"no decks folder at '{args.decks}' (use --decks DIR)")
+        if args.needs_decks and not args.decks.is_dir():
+            raise UsageError(
+                f"no decks folder at '{args.decks}': start a project here with "
+                "'deckforge init', or name the folder with --decks DIR"
+            )
         return args.run(args)
     except UsageError as exc:
         print(f"deckforge: {exc}", file=sys.stderr)
@@ -56,12 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deckforge: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        print(
-            f"deckforge: cannot write{where}: {exc.strerror or exc}; previous outputs are "
-            "unchanged",
-            file=sys.stderr,
-        )
+        print(f"deckforge: {_os_error(exc, args)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("deckforge: interrupted; previous outputs are unchanged", file=sys.stderr)
@@ -75,6 +73,20 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
         return 3
+
+
+def _os_error(exc: OSError, args) -> str:
+    """What a failed file operation was, in words: writing when the file is in the
+    command's output folder (the only place commands write), reading otherwise."""
+    from pathlib import Path
+
+    reason = f"{exc.strerror or exc}; previous outputs are unchanged"
+    if not exc.filename:
+        return f"cannot read or write a file: {reason}"
+    path = Path(str(exc.filename)).absolute()
+    out = getattr(args, "out", None)
+    writing = out is not None and path.is_relative_to(Path(out).absolute())
+    return f"cannot {'write' if writing else 'read'} {exc.filename}: {reason}"
 
 
 __all__ = ["main", "run"]

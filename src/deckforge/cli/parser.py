@@ -10,6 +10,7 @@ from deckforge import __version__
 from deckforge.cli.commands import (
     build,
     export,
+    init,
     lint,
     listing,
     new,
@@ -20,7 +21,7 @@ from deckforge.cli.commands import (
 )
 
 #: The commands, in the order ``deckforge --help`` lists them.
-COMMANDS = (validate, build, listing, export, preview, preflight, lint, watch, new)
+COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,5 +39,5 @@ def parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         own = sub.add_parser(command.NAME, help=command.HELP)
         command.arguments(own)
-        own.set_defaults(run=command.run)
+        own.set_defaults(run=command.run, needs_decks=getattr(command, "NEEDS_DECKS", True))
     return top

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import fastjsonschema
 
-from deckforge.errors import Problem
+from deckforge.errors import DeckforgeError, Problem
 from deckforge.sources.source import Source
 
 if TYPE_CHECKING:
@@ -41,11 +41,22 @@ def schema_names() -> tuple[str, ...]:
     )
 
 
+def schema_text(name: str) -> str:
+    """A schema file's text, by its name (``places``) or file name (``places.schema.json``)."""
+    file = name if name.endswith(_SUFFIX) else name + _SUFFIX
+    try:
+        return (_FOLDER / file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckforgeError(
+            f"cannot read deckforge's schema {file} ({exc.strerror or exc}): "
+            "the installation is incomplete; install deckforge again"
+        ) from None
+
+
 @cache
 def document(name: str) -> dict:
     """A schema as written, by its name (``places``) or file name (``places.schema.json``)."""
-    file = name if name.endswith(_SUFFIX) else name + _SUFFIX
-    return json.loads((_FOLDER / file).read_text(encoding="utf-8"))
+    return json.loads(schema_text(name))
 
 
 def _lookup(ref: str, base: str) -> tuple[object, str]:

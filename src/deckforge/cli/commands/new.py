@@ -33,8 +33,12 @@ def run(args: argparse.Namespace) -> int:
     project = Project(args.decks)
     if args.what == "edition":
         folder = scaffold.new_edition(project, args.name, args.base)
-        print(f"created {folder}/edition.yaml and {folder}/places.yaml")
-        print(f"edit {folder}/places.yaml, then: deckforge build --edition {args.name}")
+        if (folder / "places.yaml").is_file():
+            print(f"created {folder}/edition.yaml and {folder}/places.yaml")
+            print(f"edit {folder}/places.yaml, then: deckforge build --edition {args.name}")
+        else:
+            print(f"created {folder}/edition.yaml")
+            print(f"edit the files in {folder}/, then: deckforge build --edition {args.name}")
     else:
         path = scaffold.new_place_deck(project, args.path)
         print(f"created {path}; name it in an edition's decks to print it")
