@@ -159,17 +159,17 @@ def test_a_mutated_manifest_is_read_or_refused(data, insert):
 @FUZZ
 @given(data=st.data(), insert=st.binary(max_size=16), which=st.sampled_from(["icon", "press"]))
 def test_a_mutated_cache_file_is_used_or_made_again(data, insert, which):
-    icons = json.dumps({"format": 5, "icons": [["1F373", None, 72.0, 72.0, ["0 0 m", "f"]]]})
+    icons = icon_cache.encode({("1F373", None): (72.0, 72.0, ("0 0 m", "f"))})
     profile = b"deckforge press profile sha256=" + b"0" * 64 + b"\nICC"
-    raw = icons.encode() if which == "icon" else profile
+    raw = icons if which == "icon" else profile
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DECKFORGE_CACHE"], saved = tmp, os.environ.get("DECKFORGE_CACHE")
         try:
             if which == "icon":
-                path = icon_cache._icon_cache_path()
+                path = icon_cache.cache_path()
                 path.write_bytes(_mutated(data, raw, insert))
                 icon_cache.ICON_CODE.clear()
-                icon_cache.load_icon_cache()
+                icon_cache.load()
                 for (code, _), (width, height, ops) in icon_cache.ICON_CODE.items():
                     assert isinstance(code, str) and width > 0 and height > 0
                     assert all(isinstance(op, str) for op in ops)

@@ -26,7 +26,7 @@ from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
-from deckforge.render import pdf
+from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
 from deckforge.text import fonts, lineface
 
@@ -157,10 +157,12 @@ def build(
     rebuilt = {(e.id, p.id) for e in editions for p in profiles}
     rebuilt |= {("calibration", p.id) for p in profiles}
     with _frozen(), fsutil.locked(out_dir) as staging:
-        fonts.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
-        lineface.prepare(min(jobs or os.cpu_count() or 1, len(tasks)))
-        pdf.load_icon_cache()
-        made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
+        workers = min(jobs or os.cpu_count() or 1, len(tasks))
+        fonts.prepare(workers)
+        lineface.prepare(workers)
+        icon_cache.load()
+        with icon_cache.shared(workers):
+            made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
         done = [m for m in made if m.entry is not None]
         report.written = [m.entry for m in done if m.written]
         report.unchanged = [m.entry for m in done if not m.written]

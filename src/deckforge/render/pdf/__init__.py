@@ -1,9 +1,9 @@
 """PDF renderer: draws a :class:`~deckforge.layout.ops.Document` with ReportLab.
 
 :mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.structure` makes a
-tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators between builds,
-:mod:`.pdfx` says what PDF/X adds to a file, and :mod:`.adapter` holds every use of
-ReportLab's private API.
+tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators for a build's
+processes and between builds, :mod:`.pdfx` says what PDF/X adds to a file, and
+:mod:`.adapter` holds every use of ReportLab's private API.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from deckforge.layout.ops import Document, Text
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
 from deckforge.render.pdf import adapter, pdfx
-from deckforge.render.pdf.icon_cache import load_icon_cache, save_icon_cache
 from deckforge.render.pdf.painter import Painter
 from deckforge.text import fonts
 
-__all__ = ["load_icon_cache", "name", "render", "save_icon_cache", "suffix"]
+__all__ = ["name", "render", "suffix"]
 
 name = "pdf"
 suffix = ".pdf"
@@ -72,7 +71,6 @@ def _render(document: Document, path: Path) -> None:
     if standard is not None:
         adapter.set_version(canvas, standard.pdf_version)
     canvas.save()
-    save_icon_cache()
 
 
 def _is_tagged(document: Document) -> bool:

@@ -101,6 +101,8 @@ class Painter:
         self.spaces = spaces
         self.writer = TextWriter(canvas)
         self.forms: set[str] = set()
+        #: The natural size of each icon's form defined in this file.
+        self.sizes: dict[str, tuple[float, float]] = {}
         #: Form names by face key, and their XObject names (both asked for on every card).
         self.form_names: dict[str, str] = {}
         self.xobject_names: dict[str, str] = {}
@@ -259,30 +261,40 @@ class Painter:
     def icon_form(self, code: str) -> tuple[str, float, float]:
         """The form XObject of an icon (defined on first use) and its natural size."""
         key = (code, self.colour_key)
-        cached = icon_cache.ICON_CODE.get(key)
+        form = f"I{code.replace('-', '_')}"
+        size = self.sizes.get(form)
+        if size is not None:  # defined in this file already
+            return form, *size
+        cached = icon_cache.fetch(key)
+        self.forms.add(form)
         if cached is not None:
             width, height, operators = cached
-        else:
-            if self.converter is not None:
-                drawing = _cmyk_icon(code, self.converter)
-            else:
-                drawing = icons.drawing(code)
-            width, height, operators = drawing.width, drawing.height, None
-        form = f"I{code.replace('-', '_')}"
-        if form not in self.forms:
-            self.forms.add(form)
             with self.defining(form, (0, 0, width, height)):
-                if operators is not None:
-                    self.code.extend(operators)
-                else:
-                    start = len(self.code)
-                    self.drawing(drawing)
-                    made = tuple(self.code[start:])
-                    # Plain paths and colours only: operators that name resources of this
-                    # file (graphics states, fonts, images) cannot be carried to another.
-                    if not any(op.endswith((" gs", " Tf", " Do")) for op in made):
-                        icon_cache.remember(key, (width, height, made))
+                self.code.extend(operators)
+        else:
+            try:
+                width, height, made = self.make_icon(form, code)
+            except BaseException:
+                icon_cache.remember(key, None)  # a worker waiting for it makes it itself
+                raise
+            # Plain paths and colours only: operators that name resources of this file
+            # (graphics states, fonts, images) cannot be carried to another.
+            keep = icon_cache.only_drawing(made)
+            icon_cache.remember(key, (width, height, made) if keep else None)
+        self.sizes[form] = (width, height)
         return form, width, height
+
+    def make_icon(self, form: str, code: str) -> tuple[float, float, tuple[str, ...]]:
+        """Draw an icon from its SVG into its form; its size and the operators drawn."""
+        if self.converter is not None:
+            drawing = _cmyk_icon(code, self.converter)
+        else:
+            drawing = icons.drawing(code)
+        with self.defining(form, (0, 0, drawing.width, drawing.height)):
+            start = len(self.code)
+            self.drawing(drawing)
+            made = tuple(self.code[start:])
+        return drawing.width, drawing.height, made
 
     def icon(self, op: Icon) -> None:
         form, w, h = self.icon_form(op.name)

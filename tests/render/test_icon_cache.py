@@ -1,0 +1,123 @@
+"""The icon drawings kept between builds: data that is checked, never code that runs.
+
+A build from an empty cache draws what a build from a filled one draws, and a damaged
+cache file is not used: the icons are made again, with a warning, and the file replaced.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckforge.cli import main
+from deckforge.render.pdf import icon_cache
+from deckforge.text import fonts
+
+EXAMPLE = Path(icon_cache.__file__).parents[2] / "sources" / "games" / "example"
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch) -> Path:
+    """An empty icon cache (with the font instances already made, which are not what
+    is tested here) and an empty table of drawings in this process."""
+    for family in fonts.FAMILIES:
+        for weight in (fonts.REGULAR, fonts.BOLD):
+            fonts.face(family, weight)  # made in the usual cache if it lacks them
+    folder = tmp_path / "cache"
+    shutil.copytree(fonts.cache_dir() / "fonts", folder / "fonts")
+    monkeypatch.setenv("DECKFORGE_CACHE", str(folder))
+    monkeypatch.setattr(icon_cache, "ICON_CODE", {})
+    return folder
+
+
+def _build(project: Path, out: Path, jobs: str = "2") -> bytes:
+    """The example's place deck built for home printers, from a fresh table of drawings."""
+    icon_cache.ICON_CODE.clear()
+    decks = str(project / "decks")
+    args = ["--decks", decks, "build", "--out", str(out), "--profile", "pnp-a4", "--force"]
+    assert main([*args, "--quiet", "--jobs", jobs]) == 0
+    return (out / "example-en" / "pnp-a4" / "places.pdf").read_bytes()
+
+
+@pytest.fixture()
+def project(tmp_path) -> Path:
+    """A project holding the example edition."""
+    shutil.copytree(EXAMPLE, tmp_path / "project" / "decks" / "example")
+    return tmp_path / "project"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_build_from_an_empty_cache_draws_what_one_from_the_filled_cache_draws(
+    cache, project, tmp_path, jobs
+):
+    cold = _build(project, tmp_path / "cold", jobs)
+    path = icon_cache.cache_path()
+    assert path.parent == cache and path.read_bytes().startswith(icon_cache.MAGIC)
+    kept = icon_cache.decode(path.read_bytes())
+    # The example's five place icons (and the rulebook's), in RGB.
+    assert {"1F333", "1F373", "1F3D6", "1F409", "1F3F0"} <= {code for code, _ in kept}
+    assert all(colour is None for _, colour in kept)
+    warm = _build(project, tmp_path / "warm", jobs)
+    assert warm == cold
+
+
+def _with_operator(data: bytes, operator: str) -> bytes:
+    """The cache file with an operator added to its first icon, under a checksum that
+    fits: only the check of what the operators are can find it."""
+    drawings = icon_cache.decode(data)
+    key = next(iter(drawings))
+    width, height, ops = drawings[key]
+    drawings[key] = (width, height, (*ops, operator))
+    return icon_cache.encode(drawings)
+
+
+DAMAGES = {
+    "truncated": ("it does not match its checksum: truncated or corrupt", lambda data: data[:-100]),
+    "a flipped byte": (
+        "it does not match its checksum: truncated or corrupt",
+        lambda data: data[:-50] + bytes([data[-50] ^ 1]) + data[-49:],
+    ),
+    "a pickle": ("it is not a deckforge icon cache", lambda data: pickle.dumps({})),
+    "another format": (
+        "it is of another format",
+        lambda data: data.replace(b"format ", b"format 9", 1),
+    ),
+    "an image drawn": ("an icon in it is not a drawing", lambda d: _with_operator(d, "/Im0 Do")),
+    "text drawn": ("an icon in it is not a drawing", lambda d: _with_operator(d, "BT /F1 9 Tf")),
+    "not a number": ("an icon in it is not a drawing", lambda d: _with_operator(d, "1 x 3 re")),
+}
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+def test_a_damaged_icon_cache_is_made_again_with_a_warning(cache, project, tmp_path, caplog, how):
+    sound = _build(project, tmp_path / "first")
+    path = icon_cache.cache_path()
+    reason, damage = DAMAGES[how]
+    path.write_bytes(damage(path.read_bytes()))
+    with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+        again = _build(project, tmp_path / "again")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: the icon cache is damaged ({reason}); making the icons again"
+    ]
+    assert again == sound
+    assert {code for code, _ in icon_cache.decode(path.read_bytes())} >= {"1F333", "1F409"}
+
+
+def test_a_sound_cache_is_used_without_a_word(cache, project, tmp_path, caplog):
+    first = _build(project, tmp_path / "first")
+    stored = icon_cache.cache_path().read_bytes()
+    with caplog.at_level(logging.WARNING):
+        assert _build(project, tmp_path / "again") == first
+    assert caplog.records == []
+    assert icon_cache.cache_path().read_bytes() == stored, "nothing new: not written again"
+
+
+def test_only_plain_drawing_operators_are_kept():
+    assert icon_cache.only_drawing(["q", "1 0 0 1 0 0 cm", "0 .5 -1.25 rg", "[3 1] 0 d", "Q"])
+    assert not icon_cache.only_drawing(["/GS0 gs"])
+    assert not icon_cache.only_drawing(["BT", "(x) Tj", "ET"])
+    assert not icon_cache.only_drawing(["1 2 m", "1e5 3 l"])
