@@ -21,6 +21,7 @@ from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
 from deckforge.build.record import CACHE_NAME
 from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
+from deckforge.build.warm import warm
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
@@ -28,7 +29,6 @@ from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
 from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
-from deckforge.text import fonts, lineface
 
 #: Advice on an edition beyond its problems (lint), given its sources and model.
 Advice = Callable[[LoadedEdition, Edition], list[Problem]]
@@ -158,9 +158,7 @@ def build(
     rebuilt |= {("calibration", p.id) for p in profiles}
     with _frozen(), fsutil.locked(out_dir) as staging:
         workers = min(jobs or os.cpu_count() or 1, len(tasks))
-        fonts.prepare(workers)
-        lineface.prepare(workers)
-        icon_cache.load()
+        warm(workers, editions, profiles)
         with icon_cache.shared(workers):
             made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
         done = [m for m in made if m.entry is not None]

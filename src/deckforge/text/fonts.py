@@ -20,6 +20,7 @@ import hashlib
 import io
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -298,6 +299,28 @@ def coverage(font_name: str) -> frozenset[int]:
     return made.coverage if made is not None else frozenset()
 
 
+def missing(families: Iterable[str] = tuple(FAMILIES)) -> list[Instance]:
+    """The Regular and Bold instances of ``families`` that the cache lacks (or holds
+    damaged), the largest first, so that processes cutting them finish together."""
+    wanted = [instance_of(family, weight) for family in families for weight in _WEIGHTS]
+    todo = [i for i in wanted if i is not None and _verified(cached_path(i)) is None]
+    todo.sort(key=lambda i: (-i.source.stat().st_size, -i.weight))
+    return todo
+
+
+def keep(instance: Instance, data: bytes) -> None:
+    """Keep an instance :func:`cut` made in the cache."""
+    _store(cached_path(instance), data)
+
+
+def register(families: Iterable[str] = tuple(FAMILIES)) -> None:
+    """Register the Regular and Bold faces of ``families`` in this process, so that the
+    worker processes it forks share them instead of each reading its own."""
+    for family in families:
+        for weight in _WEIGHTS:
+            face(family, weight)
+
+
 def prepare(jobs: int) -> None:
     """Before a build forks ``jobs`` worker processes: cut the instances the cache lacks
     (or holds damaged) over up to ``jobs`` processes, and register every face here, so
@@ -305,24 +328,19 @@ def prepare(jobs: int) -> None:
     one process nothing is done ahead: faces are made as text needs them."""
     if jobs <= 1:
         return
-    wanted = [(family, weight) for family in FAMILIES for weight in _WEIGHTS]
-    instances = [instance_of(*key) for key in wanted]
-    missing = [i for i in instances if _verified(cached_path(i)) is None]
-    # The largest first, so that the processes finish together.
-    missing.sort(key=lambda i: (-i.source.stat().st_size, -i.weight))
-    if len(missing) > 1:
+    todo = missing()
+    if len(todo) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(min(jobs, len(missing)), mp_context=context) as pool:
-            made = list(pool.map(cut, missing))
+        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context) as pool:
+            made = list(pool.map(cut, todo))
     else:
-        made = [cut(instance) for instance in missing]
-    for instance, data in zip(missing, made, strict=True):
-        _store(cached_path(instance), data)
-    for key in wanted:
-        face(*key)
+        made = [cut(instance) for instance in todo]
+    for instance, data in zip(todo, made, strict=True):
+        keep(instance, data)
+    register()
 
 
 def width(text: str, font_name: str, size: float) -> float:

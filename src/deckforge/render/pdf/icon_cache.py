@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -82,6 +82,19 @@ def remember(key: Key, drawing: Drawing | None) -> None:
     if _stage is not None:
         entry = None if drawing is None else [key[0], key[1], *drawing[:2], list(drawing[2])]
         write_atomic(_stage / f"{_name(key)}.json", json.dumps(entry))
+
+
+def missing(codes: Iterable[str]) -> list[str]:
+    """The icons among ``codes`` that this process has no RGB drawing of."""
+    return sorted({code for code in codes if (code, None) not in ICON_CODE})
+
+
+def keep(made: Iterable[tuple[str, Drawing | None]]) -> None:
+    """RGB icons' drawings made elsewhere (by :func:`painter.icon_drawings`), kept as
+    if this process had made them."""
+    for code, drawing in made:
+        if drawing is not None:
+            remember((code, None), drawing)
 
 
 def fetch(key: Key) -> Drawing | None:
