@@ -34,13 +34,13 @@ def cache(tmp_path, monkeypatch) -> Path:
     return folder
 
 
-def _build(project: Path, out: Path, jobs: str = "2") -> bytes:
-    """The example's place deck built for home printers, from a fresh table of drawings."""
+def _build(project: Path, out: Path, jobs: str = "2", profile: str = "pnp-a4") -> bytes:
+    """The example's place deck built in a profile, from a fresh table of drawings."""
     icon_cache.ICON_CODE.clear()
     decks = str(project / "decks")
-    args = ["--decks", decks, "build", "--out", str(out), "--profile", "pnp-a4", "--force"]
+    args = ["--decks", decks, "build", "--out", str(out), "--profile", profile, "--force"]
     assert main([*args, "--quiet", "--jobs", jobs]) == 0
-    return (out / "example-en" / "pnp-a4" / "places.pdf").read_bytes()
+    return (out / "example-en" / profile / "places.pdf").read_bytes()
 
 
 @pytest.fixture()
@@ -50,20 +50,22 @@ def project(tmp_path) -> Path:
     return tmp_path / "project"
 
 
+@pytest.mark.parametrize("profile", ["pnp-a4", "printer-cmyk"])
 def test_a_build_from_an_empty_cache_draws_what_one_from_the_filled_cache_draws(
-    cache, project, tmp_path
+    cache, project, tmp_path, profile
 ):
     # One process makes each icon as a card draws it; two make them all ahead, together.
-    alone = _build(project, tmp_path / "alone", jobs="1")
+    alone = _build(project, tmp_path / "alone", "1", profile)
     path = icon_cache.cache_path()
     assert path.parent == cache and path.read_bytes().startswith(icon_cache.MAGIC)
     path.unlink()
-    cold = _build(project, tmp_path / "cold", jobs="2")
+    cold = _build(project, tmp_path / "cold", "2", profile)
     kept = icon_cache.decode(path.read_bytes())
-    # The example's five place icons (and the rulebook's), in RGB.
-    assert {"1F333", "1F373", "1F3D6", "1F409", "1F3F0"} <= {code for code, _ in kept}
-    assert all(colour is None for _, colour in kept)
-    warm = _build(project, tmp_path / "warm", jobs="2")
+    # The example's five place icons (and the rulebook's), in the profile's colours.
+    places = {"1F333", "1F373", "1F3D6", "1F409", "1F3F0"}
+    assert places <= {code for code, _ in kept}
+    assert {colour is None for _, colour in kept} == {profile == "pnp-a4"}
+    warm = _build(project, tmp_path / "warm", "2", profile)
     assert alone == cold == warm
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from deckforge.model import Edition
-from deckforge.profiles import Profile
+from deckforge.profiles import OutputIntent, Profile
+from deckforge.render import colour
 from deckforge.render.pdf import icon_cache, painter
 from deckforge.text import fonts, lineface
 
@@ -31,10 +32,7 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
     # Both families, whatever the editions' languages: the face lines are drawn in
     # (text.lineface) is made from both.
     instances = fonts.missing()
-    # CMYK icons need the press profile's transform: they are made as they are drawn.
-    rgb = any(not profile.cmyk for profile in profiles)
-    codes = icon_cache.missing(_icons(editions)) if rgb else []
-    batches = [codes[n : n + ICONS_A_TASK] for n in range(0, len(codes), ICONS_A_TASK)]
+    batches = _icon_batches(_icons(editions), profiles)
     if len(instances) + len(batches) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -42,17 +40,40 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             cuts = [pool.submit(fonts.cut, instance) for instance in instances]
-            drawn = [pool.submit(painter.icon_drawings, batch) for batch in batches]
+            drawn = [pool.submit(_draw, *batch) for batch in batches]
             for instance, cut in zip(instances, cuts, strict=True):
                 fonts.keep(instance, cut.result())
             for done in drawn:
-                icon_cache.keep(done.result())
+                icon_cache.keep(*done.result())
     else:
         for instance in instances:
             fonts.keep(instance, fonts.cut(instance))
-        icon_cache.keep(painter.icon_drawings(codes))
+        for batch in batches:
+            icon_cache.keep(*_draw(*batch))
     fonts.register()
     lineface.prepare(jobs)
+
+
+#: A batch of icons to draw: their codes, and the colours of a CMYK profile (None: RGB).
+Batch = tuple[list[str], tuple[OutputIntent, float] | None]
+
+
+def _icon_batches(codes: set[str], profiles: list[Profile]) -> list[Batch]:
+    """The icons the cache lacks, in batches, for each colour the profiles print in."""
+    colours = {(p.output_intent, p.ink_limit) if p.cmyk else None for p in profiles}
+    batches: list[Batch] = []
+    for inks in sorted(colours, key=lambda c: c is not None):
+        key = None if inks is None else colour.converter(*inks).key
+        todo = icon_cache.missing(codes, key)
+        batches += [(todo[n : n + ICONS_A_TASK], inks) for n in range(0, len(todo), ICONS_A_TASK)]
+    return batches
+
+
+def _draw(codes: list[str], inks: tuple[OutputIntent, float] | None):
+    """A batch's drawings, and the colour key they are kept under."""
+    converter = None if inks is None else colour.converter(*inks)
+    made = painter.icon_drawings(codes, converter)
+    return made, None if converter is None else converter.key
 
 
 def _icons(editions: list[Edition]) -> set[str]:

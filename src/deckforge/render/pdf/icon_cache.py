@@ -84,17 +84,18 @@ def remember(key: Key, drawing: Drawing | None) -> None:
         write_atomic(_stage / f"{_name(key)}.json", json.dumps(entry))
 
 
-def missing(codes: Iterable[str]) -> list[str]:
-    """The icons among ``codes`` that this process has no RGB drawing of."""
-    return sorted({code for code in codes if (code, None) not in ICON_CODE})
+def missing(codes: Iterable[str], colour: str | None = None) -> list[str]:
+    """The icons among ``codes`` that this process has no drawing of, in RGB or (given
+    its converter's key) in CMYK."""
+    return sorted({code for code in codes if (code, colour) not in ICON_CODE})
 
 
-def keep(made: Iterable[tuple[str, Drawing | None]]) -> None:
-    """RGB icons' drawings made elsewhere (by :func:`painter.icon_drawings`), kept as
-    if this process had made them."""
+def keep(made: Iterable[tuple[str, Drawing | None]], colour: str | None = None) -> None:
+    """Icons' drawings made elsewhere (by :func:`painter.icon_drawings`; in CMYK by the
+    converter whose key is ``colour``), kept as if this process had made them."""
     for code, drawing in made:
         if drawing is not None:
-            remember((code, None), drawing)
+            remember((code, colour), drawing)
 
 
 def fetch(key: Key) -> Drawing | None:

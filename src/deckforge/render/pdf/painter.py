@@ -56,13 +56,16 @@ def _cmyk_icon(code: str, converter: Converter):
     return converter.drawing(icons.drawing(code))
 
 
-def icon_drawings(codes: Iterable[str]) -> list[tuple[str, icon_cache.Drawing | None]]:
-    """RGB icons' drawings, made on a canvas of their own (so that a build can make them
-    over several processes before its workers start): each code with its size and
-    operators, or None for one whose operators cannot be kept. No font is cut for them:
-    they start in a standard face, which ReportLab selects (a file's embedded face is
-    selected without a word); an icon with text would name it, and is not kept."""
-    painter = Painter(rl_canvas.Canvas(io.BytesIO(), initialFontName="Helvetica"))
+def icon_drawings(
+    codes: Iterable[str], converter: Converter | None = None
+) -> list[tuple[str, icon_cache.Drawing | None]]:
+    """Icons' drawings (in CMYK through ``converter`` if given), made on a canvas of
+    their own so that a build can make them over several processes before its workers
+    start: each code with its size and operators, or None for one whose operators cannot
+    be kept. No font is cut for them: they start in a standard face, which ReportLab
+    selects (a file's embedded face is selected without a word); an icon with text
+    would name it, and is not kept."""
+    painter = Painter(rl_canvas.Canvas(io.BytesIO(), initialFontName="Helvetica"), converter)
     painter.drawing_font = "Helvetica"
     made: list[tuple[str, icon_cache.Drawing | None]] = []
     for code in codes:
