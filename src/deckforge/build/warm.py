@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile
 from deckforge.render import colour
-from deckforge.render.pdf import icon_cache, painter
+from deckforge.render.pdf import icon_cache, icon_maker
 from deckforge.text import fonts, lineface
 
 #: Icons a process draws at a time: small enough that the processes finish together.
@@ -72,7 +72,7 @@ def _icon_batches(codes: set[str], profiles: list[Profile]) -> list[Batch]:
 def _draw(codes: list[str], inks: tuple[OutputIntent, float] | None):
     """A batch's drawings, and the colour key they are kept under."""
     converter = None if inks is None else colour.converter(*inks)
-    made = painter.icon_drawings(codes, converter)
+    made = icon_maker.drawings(codes, converter)
     return made, None if converter is None else converter.key
 
 

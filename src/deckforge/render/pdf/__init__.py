@@ -2,8 +2,9 @@
 
 :mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.structure` makes a
 tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators for a build's
-processes and between builds, :mod:`.pdfx` says what PDF/X adds to a file, and
-:mod:`.adapter` holds every use of ReportLab's private API.
+processes and between builds (:mod:`.icon_maker` draws them ahead of a first build),
+:mod:`.pdfx` says what PDF/X adds to a file, and :mod:`.adapter` holds every use of
+ReportLab's private API.
 """
 
 from __future__ import annotations

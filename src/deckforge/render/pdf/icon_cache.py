@@ -91,7 +91,7 @@ def missing(codes: Iterable[str], colour: str | None = None) -> list[str]:
 
 
 def keep(made: Iterable[tuple[str, Drawing | None]], colour: str | None = None) -> None:
-    """Icons' drawings made elsewhere (by :func:`painter.icon_drawings`; in CMYK by the
+    """Icons' drawings made elsewhere (by :func:`.icon_maker.drawings`; in CMYK by the
     converter whose key is ``colour``), kept as if this process had made them."""
     for code, drawing in made:
         if drawing is not None:
