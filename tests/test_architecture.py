@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("text",),
     # Sources read and checked (YAML; CSV and XLSX card data), print profiles, the model,
     # and each kind of card.
-    ("sources", "tabular"),
+    ("sources",),
     ("profiles",),
     ("model",),
     ("kinds",),

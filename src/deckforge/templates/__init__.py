@@ -25,7 +25,7 @@ A card kind keeps only its rules (counts, which cards exist, what they hint at) 
 gives the engine three things:
 
 1. its cards, each a mapping of field name → value (rows of a CSV or XLSX file from
-   :mod:`deckforge.tabular`, whose values are :class:`~deckforge.model.Text` with their
+   :mod:`deckforge.sources.tabular`, whose values are :class:`~deckforge.model.Text` with their
    place) or an object with fields (the model's dataclasses, such as
    :class:`~deckforge.kinds.places.PlaceCard`); a field that holds a picture holds an
    :class:`~deckforge.model.Art`;
@@ -40,7 +40,7 @@ gives the engine three things:
 :func:`lay_out_cards` then compiles each template once for the deck and returns the
 laid-out cards with every problem found (text that cannot fit, art too coarse), each at
 the place of the data or template that causes it. A kind reading spreadsheet data first
-checks it with :func:`deckforge.tabular.check` against :func:`needs`, so a field the
+checks it with :func:`deckforge.sources.tabular.check` against :func:`needs`, so a field the
 template binds that the data lacks is an error naming both places.
 """
 

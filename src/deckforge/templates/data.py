@@ -20,7 +20,7 @@ from deckforge.errors import Problem, SourceRef
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
-from deckforge.tabular import Cell, Table
+from deckforge.sources.tabular import Cell, Table
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 

@@ -9,7 +9,7 @@ import pytest
 
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
-from deckforge.tabular import read_table
+from deckforge.sources.tabular import read_table
 from deckforge.templates import compile_named, lay_out_cards, needs
 from deckforge.templates.data import check
 from templates_support import context, flat, library
