@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from deckforge.art import dreams
+from deckforge.authoring.game import new_game
 from deckforge.build.pipeline import gather
 from deckforge.kinds import deck_kinds
 from deckforge.kinds.numbered import PlayerColour
@@ -187,8 +188,18 @@ def test_a_dream_needs_a_seed_and_numbers_from_one(tmp_path):
 # --- the shipped decks --------------------------------------------------------------------
 
 
-def _shipped_decks() -> list:
-    project = Project(DECKS)
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory) -> Path:
+    """A copy of the shipped decks with a game made by 'deckforge new game' beside them:
+    a deck of every kind."""
+    root = tmp_path_factory.mktemp("project")
+    shutil.copytree(DECKS, root / "decks")
+    new_game(Project(root / "decks"), "quiz")
+    return root / "decks"
+
+
+def _shipped_decks(folder: Path) -> list:
+    project = Project(folder)
     editions, problems = gather(project, select_editions(project, None))
     assert problems == []
     return [(edition, deck) for edition in editions for deck in edition.decks]
@@ -197,30 +208,38 @@ def _shipped_decks() -> list:
 MARKER = "kind: template\nelements:\n  - {name: marker, type: rect, fill: '#123456'}\n"
 
 
-def test_every_shipped_deck_kind_has_templates_for_its_faces_and_backs():
-    decks = _shipped_decks()
-    assert {deck.kind for _, deck in decks} == set(deck_kinds())
-    names = {card_layout.templates_of(deck) for _, deck in decks}
+def test_every_deck_kind_has_templates_for_its_faces_and_backs(decks):
+    found = _shipped_decks(decks)
+    assert {deck.kind for _, deck in found} == set(deck_kinds())
+    looks = {deck.id: card_layout.look_of(deck) for _, deck in found}
+    names = {(look.face, look.back) for look in looks.values() if isinstance(look.back, str)}
     assert ("number", "number-back") in names and ("player-number", "player-number-back") in names
-    for name in {name for pair in names for name in pair}:
-        assert (load.SHIPPED / f"{name}.yaml").is_file(), name
+    assert ("trivia", "back") in names
+    # Role cards' backs are chosen by their side: the hosts' is the game's own template.
+    assert looks["roles"].back == ("host-back", "host-back", "back", "back")
+    own = decks / "quiz" / "templates"
+    for name in {name for look in looks.values() for name in look.names}:
+        assert (load.SHIPPED / f"{name}.yaml").is_file() or (own / f"{name}.yaml").is_file()
 
 
 @pytest.mark.parametrize("side", ["face", "back"])
-def test_every_shipped_decks_cards_are_drawn_from_their_template_files_only(
-    tmp_path, monkeypatch, side
+def test_every_decks_cards_are_drawn_from_their_template_files_only(
+    decks, tmp_path, monkeypatch, side
 ):
-    """A copy of the shipped templates in which each deck's template for one side draws
+    """A copy of the shipped templates in which each deck's templates for one side draw
     only a marker: that side of every card of every deck is then the marker, and nothing
     else (no part of any card is drawn by code)."""
     copy = tmp_path / "shipped"
     shutil.copytree(load.SHIPPED, copy)
     monkeypatch.setattr(load, "SHIPPED", copy)
-    decks = _shipped_decks()
-    for _, deck in decks:
-        name = card_layout.templates_of(deck)[side == "back"]
-        (copy / f"{name}.yaml").write_text(MARKER, encoding="utf-8")
-    for edition, deck in decks:
+    found = _shipped_decks(decks)
+    for _, deck in found:
+        look = card_layout.look_of(deck)
+        names = [look.face] if side == "face" else [n for n in look.names if n != look.face]
+        for name in names:
+            if (copy / f"{name}.yaml").is_file():  # the game's own back extends 'back'
+                (copy / f"{name}.yaml").write_text(MARKER, encoding="utf-8")
+    for edition, deck in found:
         laid, problems = card_layout.lay_out_deck(edition, deck)
         assert problems == [] and len(laid) == len(deck.cards)
         w, h = mm(deck.size_mm[0]), mm(deck.size_mm[1])

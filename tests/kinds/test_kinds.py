@@ -24,7 +24,7 @@ def _clear() -> None:
 
 
 def test_every_kind_is_found_in_the_order_it_is_listed():
-    decks = ["places", "mess", "which-way", "numbered", "blank", "pictures"]
+    decks = ["cards", "places", "mess", "which-way", "numbered", "blank", "pictures"]
     assert list(deck_kinds()) == decks
     assert list(component_kinds()) == ["score-pad", "rulebook", "track", "pawns"]
     assert [k.name for k in all_kinds()] == [*decks, *component_kinds()]

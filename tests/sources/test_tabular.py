@@ -1,5 +1,4 @@
-"""CSV and XLSX card data: rows with their places, real messages for bad files, data
-checked against what a template needs, and the same cards from either format."""
+"""CSV and XLSX card data: rows with their places, and real messages for bad files."""
 
 from __future__ import annotations
 
@@ -7,12 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.model import Art
-from deckforge.model import Text as SourceText
 from deckforge.sources.tabular import read_table
-from deckforge.templates import compile_named, lay_out_cards, needs
-from deckforge.templates.data import check
-from templates_support import context, flat, library
 
 
 def _csv(tmp_path: Path, content: str | bytes, name: str = "cards.csv") -> Path:
@@ -124,92 +118,3 @@ def test_xlsx_problems_name_the_sheet_and_cell(tmp_path):
     ]
     broken = _csv(tmp_path, b"PK\x03\x04 not really a zip", "broken.xlsx")
     assert _errors(broken) == ["broken.xlsx: cannot read the workbook: it is not an XLSX workbook"]
-
-
-QUIZ = """
-kind: template
-size: poker
-colours: {band: "{colour}"}
-elements:
-  - {name: band, type: rect, h: 20%, bleed: true, fill: band}
-  - {name: icon, type: icon, icon: "{icon}", x: 0, y: 0, size: 20pt}
-  - {name: question, type: text, text: "{question}", from: safe, y: 25%, h: 30%}
-  - {name: answer, type: text, text: "{answer}", from: safe, y: 70%, h: 20%, rotation: 180,
-     when: answer}
-"""
-
-
-def _quiz(tmp_path):
-    lib = library(tmp_path, quiz=QUIZ)
-    compiled, problems = compile_named(lib, "quiz", context())
-    assert problems == []
-    return lib, compiled
-
-
-def test_a_field_the_template_binds_that_the_data_lacks_names_both_places(tmp_path):
-    _, compiled = _quiz(tmp_path)
-    table, _ = read_table(
-        _csv(tmp_path, "id,question,answer,colour\nq1,Why?,Because,#FF0000\n"), "cards.csv"
-    )
-    _, problems = check(table, needs(compiled), "quiz", tmp_path)
-    assert [p.format() for p in problems] == [
-        "cards.csv:1:1: the template 'quiz' binds '{icon}' (icon) at "
-        "decks/test/templates/quiz.yaml:6:36, but cards.csv has no column 'icon'"
-    ]
-
-
-def test_values_are_checked_against_what_the_template_needs(tmp_path):
-    _, compiled = _quiz(tmp_path)
-    data = "id,question,answer,colour,icon\nq1,Why?,,red,1F9E6\nq2,How?,So,#00FF00,nope\n"
-    table, _ = read_table(_csv(tmp_path, data), "cards.csv")
-    cards, problems = check(table, needs(compiled), "quiz", tmp_path)
-    assert [p.format() for p in problems] == [
-        "cards.csv:2:10: 'red' is not a colour: use #RRGGBB, like '#E4572E'",
-        "cards.csv:3:20: unknown icon 'nope': use an OpenMoji hexcode like 1F9E6 or the emoji",
-    ]
-    assert cards[0]["icon"] == SourceText("1F9E6", table.rows[0]["icon"].ref)
-
-
-def test_art_paths_are_files_inside_the_project(tmp_path):
-    from PIL import Image
-
-    Image.new("RGB", (10, 10)).save(tmp_path / "pic.png")
-    lib = library(
-        tmp_path,
-        t="kind: template\nsize: poker\nelements:\n  - {name: a, type: image, image: '{art}'}\n",
-    )
-    compiled, _ = compile_named(lib, "t", context())
-    table, _ = read_table(
-        _csv(tmp_path, "id,art\na,pic.png\nb,gone.png\nc,../x.png\n"), "cards.csv"
-    )
-    cards, problems = check(table, needs(compiled), "t", tmp_path)
-    assert cards[0]["art"] == Art(tmp_path / "pic.png", table.rows[0]["art"].ref)
-    assert [p.format() for p in problems] == [
-        "cards.csv:3:3: the art file 'gone.png' does not exist",
-        "cards.csv:4:3: '../x.png' is outside the project folder; art must stay inside it",
-    ]
-
-
-def test_csv_and_xlsx_of_the_same_data_draw_the_same_cards(tmp_path):
-    lib, compiled = _quiz(tmp_path)
-    rows = [
-        ["id", "question", "answer", "colour", "icon", "count"],
-        ["q1", "What is the capital of France?", "Paris", "#3366AA", "1F5FC", 2],
-        ["q2", "Open question", "", "#AA3366", "🧦", 1],
-    ]
-    csv = _csv(tmp_path, "\n".join(",".join(str(v) for v in row) for row in rows) + "\n")
-    xlsx = _xlsx(tmp_path, rows)
-    drawn = []
-    for path in (csv, xlsx):
-        table, problems = read_table(path, path.name)
-        assert problems == []
-        cards, problems = check(table, needs(compiled), "quiz", tmp_path)
-        assert problems == []
-        laid, problems = lay_out_cards(cards, lib, context(), "quiz", None)
-        assert problems == []
-        drawn.append([flat(card.face) for card in laid])
-    assert len(drawn[0]) == 3  # q1 twice
-    assert drawn[0] == drawn[1]
-    answer = drawn[0][0][-1]
-    assert answer.matrix[:4] == (-1, 0, 0, -1)  # the answer, upside down
-    assert len(drawn[0][2]) == 3  # no answer on q2

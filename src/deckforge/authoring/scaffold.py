@@ -1,7 +1,9 @@
-"""Scaffolding: start a custom edition or a place deck from a working example.
+"""Scaffolding: start a game of your own, a custom edition or a place deck from a working
+example.
 
-What is written is plain, commented YAML that validates as it stands, so a new user
-can build at once and then replace the examples with their own.
+What is written is plain, commented YAML (and CSV) that validates as it stands, so a
+new user can build at once and then replace the examples with their own. A new game's
+files are in :mod:`deckforge.authoring.game`.
 """
 
 from __future__ import annotations
@@ -113,12 +115,9 @@ def new_place_deck(project: Project, path: Path) -> Path:
     return path
 
 
-def new_edition(project: Project, name: str, base: str) -> Path:
-    """Create ``decks/NAME/`` from an existing edition: its decks and components reused,
-    and a new place deck of examples in place of its places (if it has one).
-
-    An edition of the project is reused by reference; one that only deckforge ships
-    (in a project made by ``deckforge init``) is copied in, file by file."""
+def new_folder(project: Project, name: str) -> Path:
+    """The folder of a new edition, ``decks/NAME`` (not made yet); UsageError when the
+    name is not an id or the folder exists."""
     import re
 
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
@@ -128,6 +127,16 @@ def new_edition(project: Project, name: str, base: str) -> Path:
     folder = project.decks / name
     if folder.exists():
         raise UsageError(f"{folder} already exists; choose another name")
+    return folder
+
+
+def new_edition(project: Project, name: str, base: str) -> Path:
+    """Create ``decks/NAME/`` from an existing edition: its decks and components reused,
+    and a new place deck of examples in place of its places (if it has one).
+
+    An edition of the project is reused by reference; one that only deckforge ships
+    (in a project made by ``deckforge init``) is copied in, file by file."""
+    folder = new_folder(project, name)
     origin = _origin(project, base, folder)
     data = yaml.safe_load(origin.read(EDITION_FILE))
     places_deck = next(

@@ -163,11 +163,13 @@ def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: st
 def art_of(part, edition: Edition) -> list[Path]:
     """The art files a deck's cards draw (components draw none), and the edition's own
     templates they are drawn from."""
+    from deckforge.kinds import deck_kinds
     from deckforge.layout.cards import template_files
 
     if not any(part is deck for deck in edition.decks):
         return []
-    art = [card.art.path for card in part.cards if getattr(card, "art", None) is not None]
+    kind = deck_kinds()[part.kind]
+    art = [path for card in part.cards for path in kind.card_art(card)]
     return art + template_files(edition, part)
 
 

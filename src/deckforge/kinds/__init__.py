@@ -3,7 +3,8 @@
 A kind module defines the dataclass of its cards (or of its component) and ``KIND``, an
 instance of :class:`DeckKind` or :class:`ComponentKind` that says everything the stages
 need to know of the kind: the schema its sources are checked against, the rules no
-schema can say, how the cards or the component are built from a validated source, and
+schema can say, how the cards or the component are built from a validated source, the
+templates its cards are drawn from (:class:`Look`), what players call each card, and
 what lint advises on. The registry finds every module of this package that has a
 ``KIND``, so a new kind is a new module here and its schema in ``sources/schemas/``.
 """
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from deckforge.art import icons
-from deckforge.errors import Problem
-from deckforge.model import Art, Edition, Text
+from deckforge.errors import Problem, SourceRef
+from deckforge.model import Art, Deck, Edition, Text
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
@@ -71,6 +72,43 @@ class Reader:
 
 
 @dataclass(frozen=True)
+class Rows:
+    """Cards that are rows of data (a CSV or XLSX file, or a list in a deck's YAML): the
+    values each template binds are checked against what it needs before anything is
+    drawn, so a field no row has is an error naming both places."""
+
+    #: Each card's values by field name, each with its place (``value`` and ``ref``).
+    rows: Sequence[Mapping[str, object]]
+    #: The fields the data names (a spreadsheet's header; every key the cards use).
+    fields: tuple[str, ...]
+    #: Where the fields are named: the header row, or the list of cards.
+    ref: SourceRef
+    #: The data as problems name it: ``cards.csv``, ``roles.yaml``.
+    display: str
+    #: Whether the fields are a spreadsheet's columns (else keys in YAML).
+    columns: bool
+    #: The folder art paths in the data are relative to.
+    folder: Path
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a deck's cards are drawn: the face template, the back template (one for the
+    deck, one per card where backs differ, or none), and, for cards that are rows of
+    data, the data to check against the templates."""
+
+    face: str
+    back: str | tuple[str, ...] | None
+    data: Rows | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every template it draws with, each once."""
+        backs = (self.back,) if isinstance(self.back, str) else self.back or ()
+        return tuple(dict.fromkeys((self.face, *backs)))
+
+
+@dataclass(frozen=True)
 class Kind:
     """What every kind says: its name in sources and where it is listed."""
 
@@ -92,6 +130,12 @@ class Kind:
         """The art a source names: (data path, value, whether it is a folder)."""
         return []
 
+    def inputs(self, source: Source, root: Path) -> list[Path]:
+        """The files and folders besides the source, inside the project ``root``, that its
+        outputs depend on (a change to any of them is a change to the edition): by
+        default the art it names."""
+        return [source.path.parent / value for _, value, _ in self.art(source.data)]
+
 
 @dataclass(frozen=True)
 class DeckKind(Kind):
@@ -101,10 +145,13 @@ class DeckKind(Kind):
     named: bool = False
     #: The list of a source whose entries are its cards, one each, if there is one.
     entries: str = ""
+    #: The templates its faces and backs are drawn from, unless :meth:`look` says.
+    face: str = ""
+    back: str = ""
 
-    def count(self, data: dict) -> int:
+    def count(self, source: Source, checked: Checked) -> int:
         """How many cards a schema-valid source makes: by default one per entry."""
-        return len(data[self.entries])
+        return len(source.data[self.entries])
 
     def art(self, data: dict) -> list[tuple[tuple, str, bool]]:
         """The art files its entries name."""
@@ -117,6 +164,21 @@ class DeckKind(Kind):
     def advice(self, edition: Edition) -> Iterator[Problem]:
         """Lint's advice on how the edition's decks of this kind play together with others."""
         return iter(())
+
+    def look(self, deck: Deck) -> Look:
+        """The templates a deck's cards are drawn from: by default the kind's own."""
+        return Look(self.face, self.back)
+
+    def card_name(self, card: object, locale: str) -> str:
+        """What players call a card, in the edition's language (Tabletop Simulator shows
+        it, the build manifest lists it): by default its ``name``, else its id."""
+        name = getattr(card, "name", None)
+        return name.value if isinstance(name, Text) else str(getattr(card, "id", ""))
+
+    def card_art(self, card: object) -> tuple[Path, ...]:
+        """The picture files a card draws (a new picture at the same path is a change)."""
+        art = getattr(card, "art", None)
+        return (art.path,) if isinstance(art, Art) else ()
 
 
 class ComponentKind(Kind):

@@ -58,7 +58,7 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
             continue
         kind = deck_kinds()[source.data["kind"]]
         problems.extend(kind.rules(source, checked))
-        count = kind.count(source.data)
+        count = kind.count(source, checked)
         if "count" in entry and count != entry["count"]:
             problems.append(
                 Problem(
@@ -176,7 +176,6 @@ def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
     for source in loaded.all_sources():
         found[source.path] = source.digest
         kind = kind_named(_kind_name(source))
-        for _, value, _ in kind.art(source.data) if kind else ():
-            path = source.path.parent / value
+        for path in kind.inputs(source, loaded.root) if kind else ():
             found[path] = digest(path, loaded.root)
     return found

@@ -82,4 +82,4 @@ class Mess(DeckKind):
                 )
 
 
-KIND = Mess("mess", listed=2, entries="items", named=True)
+KIND = Mess("mess", listed=2, entries="items", named=True, face="mess", back="mess-back")

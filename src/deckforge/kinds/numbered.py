@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from deckforge.errors import Problem
-from deckforge.kinds import Checked, DeckKind, Reader
-from deckforge.model import Text
+from deckforge.kinds import Checked, DeckKind, Look, Reader
+from deckforge.model import Deck, Text
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
+from deckforge.text.script import number
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ def player_colours(source: Source, reader: Reader) -> list[PlayerColour]:
 class Numbered(DeckKind):
     """Numbers from one to another, once, or once in each player colour."""
 
-    def count(self, data: dict) -> int:
+    def count(self, source: Source, checked: Checked) -> int:
+        data = source.data
         span = data["numbers"]["to"] - data["numbers"]["from"] + 1
         return max(span, 0) * max(len(data.get("colours", [])), 1)
 
@@ -76,5 +78,17 @@ class Numbered(DeckKind):
                 cards.append(NumberCard(card_id, n, label, colour))
         return cards
 
+    def look(self, deck: Deck) -> Look:
+        """Cards in player colours show the colour's symbol and name on the face, and
+        have each colour's own back, so that a player's cards are found face down."""
+        if any(isinstance(card, NumberCard) and card.colour is not None for card in deck.cards):
+            return Look("player-number", "player-number-back")
+        return super().look(deck)
 
-KIND = Numbered("numbered", listed=4)
+    def card_name(self, card: object, locale: str) -> str:
+        """ "Player 3", or "Player 3 – Orange" in a player colour."""
+        name = f"{card.label.value} {number(card.number, locale)}"
+        return f"{name} – {card.colour.name.value}" if card.colour else name
+
+
+KIND = Numbered("numbered", listed=4, face="number", back="number-back")

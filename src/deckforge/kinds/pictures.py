@@ -14,6 +14,7 @@ from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art
 from deckforge.sources.rules import art_problems
 from deckforge.sources.source import Source
+from deckforge.text.script import number
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,8 @@ def picture_art(source: Source, data: dict, number: int) -> Art | None:
 class Pictures(DeckKind):
     """A number of generated pictures, or the files of an art folder."""
 
-    def count(self, data: dict) -> int:
-        return data["count"]
+    def count(self, source: Source, checked: Checked) -> int:
+        return source.data["count"]
 
     def rules(self, source: Source, checked: Checked) -> Iterator[Problem]:
         yield from art_problems(source, self.art(source.data), checked.root)
@@ -59,5 +60,9 @@ class Pictures(DeckKind):
             for n in range(1, data["count"] + 1)
         ]
 
+    def card_name(self, card: object, locale: str) -> str:
+        """Its number, in the edition's digits."""
+        return number(card.number, locale)
 
-KIND = Pictures("pictures", listed=6)
+
+KIND = Pictures("pictures", listed=6, face="picture", back="picture-back")

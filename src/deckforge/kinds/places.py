@@ -60,7 +60,7 @@ class Places(DeckKind):
                     f"unknown category '{place['category']}'{hint}",
                 )
         yield from art_problems(source, self.art(data), checked.root)
-        count = self.count(data)
+        count = self.count(source, checked)
         if count < PLACES_FOR_A_GAME:
             yield Problem(
                 source.ref(("places",)),
@@ -89,4 +89,4 @@ class Places(DeckKind):
         ]
 
 
-KIND = Places("places", listed=1, entries="places", named=True)
+KIND = Places("places", listed=1, entries="places", named=True, face="place", back="place-back")

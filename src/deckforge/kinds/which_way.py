@@ -59,6 +59,10 @@ class WhichWay(DeckKind):
             )
         return cards
 
+    def card_name(self, card: object, locale: str) -> str:
+        """Its label: "Pass 2 to the left"."""
+        return card.label.value
+
 
 def consistency(source: Source, players: tuple[int, int]) -> Iterator[Problem]:
     """A card must never send a mess back to its maker, at any count it is used with."""
@@ -84,4 +88,4 @@ def consistency(source: Source, players: tuple[int, int]) -> Iterator[Problem]:
             yield Problem(source.ref(("cards",)), f"no card is used with {n} players")
 
 
-KIND = WhichWay("which-way", listed=3, entries="cards")
+KIND = WhichWay("which-way", listed=3, entries="cards", face="which-way", back="which-way-back")

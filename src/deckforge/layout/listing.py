@@ -12,31 +12,9 @@ import hashlib
 import pickle
 from dataclasses import replace
 
-from deckforge.kinds.blank import BlankCard
-from deckforge.kinds.mess import MessCard
-from deckforge.kinds.numbered import NumberCard
-from deckforge.kinds.pictures import PictureCard
-from deckforge.kinds.places import PlaceCard
-from deckforge.kinds.which_way import WhichWayCard
+from deckforge.kinds import deck_kinds
 from deckforge.layout.ops import Card as LaidCard
-from deckforge.model import Card, Deck, Edition
-from deckforge.text.script import number
-
-
-def card_name(card: Card, locale: str) -> str:
-    """What players call a card, in the edition's language ("Kitchen", "Player 3 – Orange")."""
-    if isinstance(card, PlaceCard | MessCard):
-        return card.name.value
-    if isinstance(card, WhichWayCard):
-        return card.label.value
-    if isinstance(card, NumberCard):
-        name = f"{card.label.value} {number(card.number, locale)}"
-        return f"{name} – {card.colour.name.value}" if card.colour else name
-    if isinstance(card, BlankCard):
-        return card.prompt.value
-    if isinstance(card, PictureCard):
-        return number(card.number, locale)
-    return card.id
+from deckforge.model import Deck, Edition
 
 
 def _digest(*parts: object) -> str:
@@ -46,13 +24,15 @@ def _digest(*parts: object) -> str:
     return total.hexdigest()
 
 
-def _art(card: Card) -> bytes:
-    """The bytes of a card's own picture file: a new picture at the same path is a change."""
-    art = getattr(card, "art", None)
-    try:
-        return art.path.read_bytes() if art is not None else b""
-    except OSError:
-        return b"missing"
+def _art(paths: tuple) -> bytes:
+    """The bytes of a card's own picture files: a new picture at the same path is a change."""
+    found = []
+    for path in paths:
+        try:
+            found.append(path.read_bytes())
+        except OSError:
+            found.append(b"missing")
+    return b"\0".join(found)
 
 
 def card_listing(
@@ -67,8 +47,10 @@ def card_listing(
     the edition's own templates), so equal digests mean equal pages, within a build folder
     and from one build to the next.
     """
+    kind = deck_kinds()[deck.kind]
     models = {card.id: card for card in deck.cards}
-    listing: dict = {"card_names": [card_name(models[card.id], edition.locale) for card in cards]}
+    names = [kind.card_name(models[card.id], edition.locale) for card in cards]
+    listing: dict = {"card_names": names}
     if getattr(profile, "mode", None) != "single":
         return listing
     settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
@@ -84,7 +66,10 @@ def card_listing(
                 known[key] = len(back_digests) - 1
         back_of.append(known[key] if key is not None else len(back_digests) - 1)
     listing["card_sides"] = {
-        "faces": [_digest(base.encode(), models[card.id], _art(models[card.id])) for card in cards],
+        "faces": [
+            _digest(base.encode(), models[card.id], _art(kind.card_art(models[card.id])))
+            for card in cards
+        ],
         "backs": back_of,
         "distinct_backs": back_digests,
     }

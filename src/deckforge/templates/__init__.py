@@ -24,24 +24,22 @@ How a card kind hands its cards to the engine
 A card kind keeps only its rules (counts, which cards exist, what they hint at) and
 gives the engine three things:
 
-1. its cards, each a mapping of field name → value (rows of a CSV or XLSX file from
-   :mod:`deckforge.sources.tabular`, whose values are :class:`~deckforge.model.Text` with their
-   place) or an object with fields (the model's dataclasses, such as
-   :class:`~deckforge.kinds.places.PlaceCard`); a field that holds a picture holds an
-   :class:`~deckforge.model.Art`;
-2. the names of the face and back templates (a kind whose backs differ per card, such
-   as player colours, binds the back's colours to a field of the card); the model's
-   kinds name theirs in :data:`deckforge.layout.cards.TEMPLATES`, and every card they
-   print is drawn from those files alone;
+1. its cards: objects with fields (the model's dataclasses, such as
+   :class:`~deckforge.kinds.places.PlaceCard`; a field that holds a picture holds an
+   :class:`~deckforge.model.Art`), or rows of data (:class:`~deckforge.kinds.Rows`: a
+   CSV or XLSX file's, or a list of cards in YAML), which are first checked against
+   what the templates need (:mod:`.data`), so that a field a template binds that the
+   data lacks is an error naming both places;
+2. a :class:`~deckforge.kinds.Look`: the names of the face and back templates, the back
+   one for the deck or one per card (:meth:`deckforge.kinds.DeckKind.look`);
 3. a :class:`~deckforge.templates.compile.Context`: the edition's locale and palette,
    the deck's and edition's values that bindings read (:func:`context_for` makes it from
    the model), the card size and the prefix of the keys of shared faces.
 
 :func:`lay_out_cards` then compiles each template once for the deck and returns the
-laid-out cards with every problem found (text that cannot fit, art too coarse), each at
-the place of the data or template that causes it. A kind reading spreadsheet data first
-checks it with :func:`deckforge.sources.tabular.check` against :func:`needs`, so a field the
-template binds that the data lacks is an error naming both places.
+laid-out cards with every problem found (text that cannot fit, art too coarse, data
+that is not what a template needs), each at the place of the data or template that
+causes it.
 """
 
 from __future__ import annotations
@@ -51,10 +49,12 @@ from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import inside
+from deckforge.kinds import Look, Rows
 from deckforge.layout.ops import Card, Face
 from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template
+from deckforge.templates.data import check
 from deckforge.templates.draw import DeckDrawing, card_id, draw_side
 from deckforge.templates.load import EDITION_FOLDER, Library
 
@@ -108,37 +108,48 @@ def lay_out_cards(
     library: Library,
     context: Context,
     face: str,
-    back: str | None,
+    back: str | Sequence[str] | None,
     ref: SourceRef | None = None,
+    data: Rows | None = None,
+    root: Path | None = None,
 ) -> tuple[list[Card], list[Problem]]:
-    """Cards drawn from a face template and a back template (each compiled once), or the
-    problems that stop them."""
-    sides = []
+    """Cards drawn from a face template and a back template (one for every card, or one
+    per card), each compiled once, or the problems that stop them. With ``data``, the
+    cards are rows of data, checked first (art paths must stay inside ``root``); the
+    cards themselves then only give their ids."""
+    backs = [back] * len(cards) if back is None or isinstance(back, str) else list(back)
+    compiled: dict[str, Compiled] = {}
     problems: list[Problem] = []
-    for name in (face, back):
-        if name is None:
-            sides.append(None)
-            continue
-        compiled, found = compile_named(library, name, context, ref)
+    for name in dict.fromkeys([face, *(b for b in backs if b is not None)]):
+        found_template, found = compile_named(library, name, context, ref)
         problems.extend(found)
-        if compiled is not None and cards:
-            problems.extend(unknown_fields(compiled, cards[0]))
-        sides.append(compiled)
+        if found_template is not None:
+            compiled[name] = found_template
+            if data is None and cards:
+                problems.extend(unknown_fields(found_template, cards[0]))
     if problems:
         return [], problems
-    drawn = []
-    for side, compiled in zip(("face", "back"), sides, strict=True):
-        if compiled is None:
-            drawn.append([None] * len(cards))
-            continue
-        faces, found = draw_side(DeckDrawing(compiled, cards, context, side), cards)
-        drawn.append(faces)
+    drawn: Sequence[object] = cards
+    if data is not None:
+        needs = [(name, c.needs) for name, c in compiled.items()]
+        own = sorted({colour for c in compiled.values() for colour in c.colours})
+        drawn, problems = check(data, needs, root or data.folder, context.palette, own)
+        if problems:
+            return [], problems
+    fronts, problems = draw_side(DeckDrawing(compiled[face], drawn, context, "face"), drawn)
+    rears: list[Face | None] = [None] * len(cards)
+    for name in dict.fromkeys(b for b in backs if b is not None):
+        chosen = [i for i, b in enumerate(backs) if b == name]
+        subset = [drawn[i] for i in chosen]
+        faces, found = draw_side(DeckDrawing(compiled[name], subset, context, "back"), subset)
         problems.extend(found)
-    card = sides[0].card
+        for index, drawn_back in zip(chosen, faces, strict=True):
+            rears[index] = drawn_back
+    card = compiled[face].card
     laid: list[Card] = []
     blank = Face((), key=f"{context.key}/blank-back")
-    for index, (front, rear) in enumerate(zip(drawn[0], drawn[1], strict=True)):
-        if front is None or (back is not None and rear is None):
+    for index, (front, rear) in enumerate(zip(fronts, rears, strict=True)):
+        if front is None or (backs[index] is not None and rear is None):
             continue
         identity = card_id(cards[index], index)
         laid.append(Card(identity, card.w, card.h, front, rear or blank))
@@ -164,12 +175,14 @@ def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
     return problems
 
 
-def lay_out_deck(
-    edition: Edition, deck: Deck, face: str, back: str | None
-) -> tuple[list[Card], list[Problem]]:
-    """A deck of the model drawn from templates: the edition's own, else the shipped."""
+def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], list[Problem]]:
+    """A deck of the model drawn from the templates its kind names: the edition's own,
+    else the shipped."""
     library = _library(edition)
-    return lay_out_cards(deck.cards, library, context_for(edition, deck), face, back, deck.ref)
+    context = context_for(edition, deck)
+    return lay_out_cards(
+        deck.cards, library, context, look.face, look.back, deck.ref, look.data, _root(edition)
+    )
 
 
 def _root(edition: Edition) -> Path:

@@ -3,10 +3,12 @@
 
 A colour is a hex value, a name (the edition's palette ``ink``, ``paper``, ``accent``,
 ``accent_dark``; ``white`` and ``black``; the template's own ``colours``), a binding to a
-card's field, or a function of colours: ``mix(a, b, amount)`` moves ``a`` that share of
-the way to ``b``; ``readable(a)`` is the ink that reads on ``a`` (dark on light colours,
-white on dark ones). Expressions are parsed once per template; those that bind no card
-field are worked out then, the rest once per distinct bound value.
+card's field (whose value is a hex value, a palette colour, or one of the template's own
+colours that binds nothing: a category's name picks its colour), or a function of
+colours: ``mix(a, b, amount)`` moves ``a`` that share of the way to ``b``; ``readable(a)``
+is the ink that reads on ``a`` (dark on light colours, white on dark ones). Expressions
+are parsed once per template; those that bind no card field are worked out then, the
+rest once per distinct bound value.
 """
 
 from __future__ import annotations
@@ -144,11 +146,15 @@ class _Compiler:
 
     def bound(self, field: Field) -> Colour:
         palette = tuple(self.palette.items())
+        done = self.done  # the template's own colours, all compiled before cards are drawn
 
         def evaluate(scope: Scope) -> RGB:
             value = raw(scope.value(field))
             if not isinstance(value, str):
                 raise BindError(f"'{{{field.name}}}' is not set to a colour")
+            own = done.get(value) or done.get(value.lower())
+            if own is not None and own.constant is not None:
+                return own.constant
             return data_colour(value, palette)
 
         return Colour((field,), None, evaluate)
@@ -218,3 +224,8 @@ class Colours:
     def define(self, name: str) -> Colour:
         """One of the template's named colours, compiled."""
         return _Compiler(self.palette, self.named, self.done).named_colour(name)
+
+    def constants(self) -> tuple[str, ...]:
+        """The template's own colours that bind no card field: the names a card's data
+        may give as a colour."""
+        return tuple(sorted(n for n, c in self.done.items() if c.constant is not None))

@@ -81,6 +81,8 @@ class Compiled:
     #: the template first binds it.
     needs: dict[str, tuple[str, SourceRef]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    #: Its own colours that bind nothing, which a card's data may name.
+    colours: tuple[str, ...] = ()
 
 
 class Compiler:
@@ -398,7 +400,8 @@ def compile_template(template: Template, context: Context) -> tuple[Compiled | N
     elements = compiler.elements(template.elements, frame)
     if compiler.problems:
         return None, list(dict.fromkeys(compiler.problems))
-    return (
-        Compiled(template.name, card, elements, context.locale, compiler.needs, compiler.files),
-        [],
+    own = compiler.colours.constants()
+    compiled = Compiled(
+        template.name, card, elements, context.locale, compiler.needs, compiler.files, own
     )
+    return compiled, []

@@ -1,10 +1,11 @@
-"""Card data checked against what a template needs of it.
+"""Card data checked against what a deck's templates need of it.
 
 A compiled template knows every card field it binds and what each must be (text, a
-number, a colour, an icon, a picture file). Spreadsheet rows are checked against that
-before anything is drawn: a field the template binds that the data has no column for is
-an error naming both places, and each value that cannot be what it must be is an error
-at its cell. What passes becomes the rows the engine draws: mappings of field name to
+number, a colour, an icon, a picture file). Rows of data (a CSV or XLSX file's, or a
+list of cards in YAML: :class:`~deckforge.kinds.Rows`) are checked against that before
+anything is drawn: a field a template binds that the data does not name is an error
+naming both places, and each value that cannot be what it must be is an error at its
+cell. What passes becomes the rows the engine draws: mappings of field name to
 :class:`~deckforge.model.Text` (icons as their hexcodes) or :class:`~deckforge.model.Art`.
 """
 
@@ -12,92 +13,137 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem, SourceRef
+from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
-from deckforge.sources.tabular import Cell, Table
+from deckforge.templates.compile import KINDS
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
+#: What each template of a deck binds: (template name, field → (kind, where it binds it)).
+Needs = Sequence[tuple[str, dict[str, tuple[str, SourceRef]]]]
 
-def _missing(table: Table, name: str, kind: str, where: SourceRef, template: str) -> Problem:
-    guess = difflib.get_close_matches(name, table.fields, n=1)
+
+def _missing(data: Rows, name: str, kind: str, where: SourceRef, template: str) -> Problem:
+    guess = difflib.get_close_matches(name, data.fields, n=1)
     hint = f"; did you mean '{guess[0]}'?" if guess else ""
+    lacks = (
+        f"{data.display} has no column '{name}'"
+        if data.columns
+        else f"no card in {data.display} has the field '{name}'"
+    )
     return Problem(
-        table.ref,
+        data.ref,
         f"the template '{template}' binds '{{{name}}}' ({kind}) at {where.where}, but "
-        f"{table.display} has no column '{name}'{hint}",
+        f"{lacks}{hint}",
     )
 
 
-def _value(cell: Cell, kind: str, folder: Path, root: Path, palette: Iterable[str]):
-    """A cell as the kind of value a template needs, or the problem with it."""
-    text = cell.value
-    if kind == "number":
-        try:
-            float(text)
-        except ValueError:
-            return Problem(cell.ref, f"{text!r} is not a number")
-    elif kind == "colour":
-        if not _HEX.match(text) and text not in palette:
-            return Problem(cell.ref, f"{text!r} is not a colour: use #RRGGBB, like '#E4572E'")
-    elif kind == "icon":
-        code = icons.resolve(text)
-        if code is None:
-            return Problem(
-                cell.ref, f"unknown icon {text!r}: use an OpenMoji hexcode like 1F9E6 or the emoji"
-            )
-        return SourceText(code, cell.ref)
-    elif kind == "art":
-        return _art(cell, folder, root)
-    return SourceText(text, cell.ref)
+def colour_problem(text: str, ref: SourceRef, own: Sequence[str]) -> Problem:
+    """A value that should be a colour and is not."""
+    message = f"{text!r} is not a colour: use #RRGGBB, like '#E4572E'"
+    if own:
+        guess = difflib.get_close_matches(text.lower(), own, n=1)
+        hint = f"; did you mean '{guess[0]}'?" if guess else ""
+        message += f", or a colour the template names ({', '.join(own)}){hint}"
+    return Problem(ref, message)
 
 
-def _art(cell: Cell, folder: Path, root: Path) -> Art | Problem:
-    text = cell.value
-    target = folder / text
-    reason = OUTSIDE if Path(text).is_absolute() else refusal(target, root)
-    if reason == OUTSIDE:
-        return Problem(cell.ref, f"'{text}' is outside the project folder; art must stay inside it")
-    if not text.lower().endswith(images.SUFFIXES):
-        return Problem(cell.ref, f"'{text}' is not a PNG, JPEG or SVG file")
-    if reason == MISSING:
-        return Problem(cell.ref, f"the art file '{text}' does not exist")
-    if reason is not None:
-        return Problem(cell.ref, not_a_file(text, reason))
-    return Art(target, cell.ref)
+class _Values:
+    """Turns one field's values into what a template needs, each value once."""
+
+    def __init__(self, data: Rows, root: Path, palette: Iterable[str], own: Sequence[str]):
+        self.folder = data.folder
+        self.root = root
+        self.palette = set(palette)
+        self.own = tuple(own)
+        self.names = {name.lower() for name in (*self.palette, *self.own)}
+
+    def value(self, cell: object, kind: str) -> object:
+        """A cell as the kind of value a template needs, or the problem with it."""
+        text, ref = cell.value, cell.ref
+        if kind == "number":
+            try:
+                float(text)
+            except ValueError:
+                return Problem(ref, f"{text!r} is not a number")
+        elif kind == "colour":
+            if not _HEX.match(text) and text.lower() not in self.names:
+                return colour_problem(text, ref, self.own)
+        elif kind == "icon":
+            code = icons.resolve(text)
+            if code is None:
+                return Problem(
+                    ref, f"unknown icon {text!r}: use an OpenMoji hexcode like 1F9E6 or the emoji"
+                )
+            return SourceText(code, ref)
+        elif kind == "art":
+            return self.art(text, ref)
+        return cell if isinstance(cell, SourceText) else SourceText(text, ref)
+
+    def art(self, text: str, ref: SourceRef) -> Art | Problem:
+        """A picture file named by the data, inside the project."""
+        target = self.folder / text
+        reason = OUTSIDE if Path(text).is_absolute() else refusal(target, self.root)
+        if reason == OUTSIDE:
+            return Problem(ref, f"'{text}' is outside the project folder; art must stay inside it")
+        if not text.lower().endswith(images.SUFFIXES):
+            return Problem(ref, f"'{text}' is not a PNG, JPEG or SVG file")
+        if reason == MISSING:
+            return Problem(ref, f"the art file '{text}' does not exist")
+        if reason is not None:
+            return Problem(ref, not_a_file(text, reason))
+        return Art(target, ref)
+
+
+def wanted(data: Rows, needs: Needs) -> tuple[dict[str, str], list[Problem]]:
+    """What each field of the data must be (the strongest any template asks), and the
+    problems of fields the templates bind that the data does not have."""
+    kinds: dict[str, str] = {}
+    problems: list[Problem] = []
+    for template, binds in needs:
+        for dotted, (kind, where) in binds.items():
+            name, _, rest = dotted.partition(".")
+            if name not in data.fields:
+                problems.append(_missing(data, name, kind, where, template))
+            elif rest:
+                problems.append(
+                    Problem(
+                        where,
+                        f"'{{{dotted}}}': the field '{name}' of {data.display} is a value, "
+                        f"with no fields of its own; bind '{{{name}}}'",
+                    )
+                )
+            elif name not in kinds or KINDS.index(kind) < KINDS.index(kinds[name]):
+                kinds[name] = kind
+    return kinds, list(dict.fromkeys(problems))
 
 
 def check(
-    table: Table,
-    needs: dict[str, tuple[str, SourceRef]],
-    template: str,
-    root: Path,
-    palette: Iterable[str] = (),
+    data: Rows, needs: Needs, root: Path, palette: Iterable[str] = (), own: Sequence[str] = ()
 ) -> tuple[list[dict[str, object]], list[Problem]]:
-    """The table's rows as card data (each row repeated by its count), or the problems."""
-    problems: list[Problem] = []
-    wanted: dict[str, str] = {}
-    for dotted, (kind, where) in needs.items():
-        name = dotted.split(".")[0]
-        if name not in table.fields:
-            problems.append(_missing(table, name, kind, where, template))
-        else:
-            wanted[name] = kind
-    palette = tuple(palette)
+    """The data's rows as card data, one per card, or the problems. ``palette`` and
+    ``own`` name the colours a value may name besides ``#RRGGBB`` (the edition's, the
+    templates' own); rows repeated (copies of a card) are checked once."""
+    kinds, problems = wanted(data, needs)
+    values = _Values(data, root, palette, own)
+    done: dict[int, dict[str, object]] = {}
     cards: list[dict[str, object]] = []
-    for row, copies in zip(table.rows, table.counts, strict=True):
-        card: dict[str, object] = {}
-        for name, cell in row.items():
-            value = _value(cell, wanted.get(name, "text"), table.path.parent, root, palette)
-            if isinstance(value, Problem):
-                problems.append(value)
-            else:
-                card[name] = value
-        cards.extend([card] * copies)
+    for row in data.rows:
+        card = done.get(id(row))
+        if card is None:
+            card = done[id(row)] = {}
+            for name, cell in row.items():
+                value = values.value(cell, kinds.get(name, "text"))
+                if isinstance(value, Problem):
+                    problems.append(value)
+                else:
+                    card[name] = value
+        cards.append(card)
     return cards, problems

@@ -1,4 +1,4 @@
-"""``deckforge new``: start a custom edition or a place deck."""
+"""``deckforge new``: start a game of your own, a custom edition or a place deck."""
 
 from __future__ import annotations
 
@@ -6,12 +6,16 @@ import argparse
 from pathlib import Path
 
 NAME = "new"
-HELP = "start a custom edition or a place deck"
+HELP = "start a game of your own, a custom edition or a place deck"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    """What to start: an edition (from another) or a place deck."""
+    """What to start: a game, an edition (from another) or a place deck."""
     what = parser.add_subparsers(dest="what", required=True, metavar="WHAT")
+    game = what.add_parser(
+        "game", help="a game of your own in decks/NAME: trivia cards from a CSV file, role cards"
+    )
+    game.add_argument("name", metavar="NAME")
     edition = what.add_parser("edition", help="a new edition in decks/NAME reusing another's decks")
     edition.add_argument("name", metavar="NAME")
     edition.add_argument(
@@ -31,7 +35,13 @@ def run(args: argparse.Namespace) -> int:
     from deckforge.sources.load import Project
 
     project = Project(args.decks)
-    if args.what == "edition":
+    if args.what == "game":
+        from deckforge.authoring.game import new_game
+
+        folder = new_game(project, args.name)
+        print(f"created {folder}/: edition.yaml, trivia.yaml with cards.csv, roles.yaml")
+        print(f"edit them, then: deckforge build --edition {args.name}")
+    elif args.what == "edition":
         folder = scaffold.new_edition(project, args.name, args.base)
         if (folder / "places.yaml").is_file():
             print(f"created {folder}/edition.yaml and {folder}/places.yaml")
