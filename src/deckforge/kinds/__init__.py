@@ -97,6 +97,7 @@ class Look:
     deck, one per card where backs differ, or none), and, for cards that are rows of
     data, the data to check against the templates."""
 
+    #: The face template ('' when there is nothing to draw: data that could not be read).
     face: str
     back: str | tuple[str, ...] | None
     data: Rows | None = None

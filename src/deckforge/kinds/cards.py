@@ -262,7 +262,7 @@ class Cards(DeckKind):
         """The deck's own templates; the cards' values, to be checked against them."""
         first = deck.cards[0] if deck.cards else None
         if not isinstance(first, DataCard):
-            return Look(self.face, self.back)
+            return Look("", None)  # no data was read: nothing to draw
         backs = tuple(card.back for card in deck.cards)
         data = first.data
         rows = Rows(

@@ -132,7 +132,9 @@ def lay_out_cards(
     drawn: Sequence[object] = cards
     if data is not None:
         needs = [(name, c.needs) for name, c in compiled.items()]
-        own = sorted({colour for c in compiled.values() for colour in c.colours})
+        # The colours a value may name: those of the templates that bind a colour.
+        binding = [c for c in compiled.values() if any(k == "colour" for k, _ in c.needs.values())]
+        own = sorted({colour for c in binding for colour in c.colours})
         drawn, problems = check(data, needs, root or data.folder, context.palette, own)
         if problems:
             return [], problems
@@ -177,7 +179,10 @@ def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
 
 def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], list[Problem]]:
     """A deck of the model drawn from the templates its kind names: the edition's own,
-    else the shipped."""
+    else the shipped. A look without a face template has nothing to draw (a deck whose
+    data could not be read, which validation reports)."""
+    if not look.face:
+        return [], []
     library = _library(edition)
     context = context_for(edition, deck)
     return lay_out_cards(

@@ -1,0 +1,229 @@
+"""Decks of any game (``kind: cards``) made by ``deckforge new game``: a trivia deck of any
+length from CSV or XLSX, the same PDF from either, an edition's own template restyling
+its cards only, and bad cells reported at their row and column."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from deckforge.authoring.game import QUESTIONS, new_game
+from deckforge.build.pipeline import gather
+from deckforge.cli import main
+from deckforge.layout import cards as card_layout
+from deckforge.layout.ops import Rect, Text, Transform
+from deckforge.sources.load import Project, select_editions
+from templates_support import flat
+
+CATEGORIES = ("science", "history", "geography", "arts", "sports", "nature")
+
+
+def _rows(count: int) -> list[list[str]]:
+    rows = [["id", "question", "answer", "category"]]
+    for n in range(1, count + 1):
+        question = f"Question number {n}: how many cards does this deck hold?"
+        rows.append([f"q{n:02}", question, f"Answer {n}", CATEGORIES[n % len(CATEGORIES)]])
+    return rows
+
+
+def _csv(rows: list[list]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
+def _xlsx(path: Path, rows: list[list], sheet: str = "Questions") -> None:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = sheet
+    for row in rows:
+        book.active.append(row)
+    book.save(path)
+
+
+@pytest.fixture()
+def game(tmp_path) -> Path:
+    """A project holding only a game made by 'deckforge new game quiz'."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (tmp_path / "schemas").mkdir()
+    new_game(Project(decks), "quiz")
+    return decks
+
+
+def _decks(decks: Path) -> dict:
+    project = Project(decks)
+    editions, problems = gather(project, select_editions(project, None))
+    assert [p.format() for p in problems] == []
+    return {(e.id, d.id): (e, d) for e in editions for d in e.decks}
+
+
+def _texts(face, matrix=(1, 0, 0, 1, 0, 0)) -> list[tuple[str, tuple]]:
+    """Each text of a face with the rotation it is drawn with (the first four numbers of
+    its matrix)."""
+    found = []
+    for op in flat(face):
+        if isinstance(op, Transform):
+            found.extend(_texts(type(face)(op.ops), op.matrix))
+        elif isinstance(op, Text):
+            words = " ".join(line.logical for line in op.fitted.lines)
+            found.append((words, tuple(matrix[:4])))
+    return found
+
+
+def test_the_new_game_has_12_trivia_cards_and_4_role_cards(game):
+    decks = _decks(game)
+    _, trivia = decks["quiz", "trivia"]
+    _, roles = decks["quiz", "roles"]
+    assert [card.id for card in trivia.cards] == [q[0] for q in QUESTIONS]
+    assert len(roles.cards) == 4
+
+
+def test_a_52_row_csv_builds_52_trivia_cards_with_their_answers_upside_down(game):
+    (game / "quiz" / "cards.csv").write_text(_csv(_rows(52)), encoding="utf-8")
+    edition, deck = _decks(game)["quiz", "trivia"]
+    laid, problems = card_layout.lay_out_deck(edition, deck)
+    assert problems == [] and len(laid) == 52
+    for number, card in enumerate(laid, start=1):
+        texts = dict(_texts(card.face))
+        assert texts[f"Answer {number}"] == (-1, 0, 0, -1), card.id  # turned 180°
+        question = next(words for words in texts if words.startswith("Question"))
+        assert texts[question] == (1, 0, 0, 1)
+
+
+def _build(decks: Path, out: Path) -> bytes:
+    env = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "1700000000"
+    try:
+        args = ["--decks", str(decks), "build", "--out", str(out), "--quiet", "--jobs", "1"]
+        assert main([*args, "--profile", "printer", "--force"]) == 0
+    finally:
+        if env is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = env
+    return (out / "quiz" / "printer" / "trivia.pdf").read_bytes()
+
+
+def test_the_same_data_as_xlsx_builds_the_same_pdf(game, tmp_path):
+    rows = _rows(52)
+    (game / "quiz" / "cards.csv").write_text(_csv(rows), encoding="utf-8")
+    from_csv = _build(game, tmp_path / "csv")
+    _xlsx(game / "quiz" / "cards.xlsx", rows)
+    trivia = game / "quiz" / "trivia.yaml"
+    text = trivia.read_text(encoding="utf-8").replace("data: cards.csv", "data: cards.xlsx")
+    trivia.write_text(text, encoding="utf-8")
+    (game / "quiz" / "cards.csv").unlink()
+    assert _build(game, tmp_path / "xlsx") == from_csv
+
+
+def _fills(face) -> set[str]:
+    """The colours of a face's rectangles, as #RRGGBB."""
+    return {
+        "#" + "".join(f"{round(c * 255):02X}" for c in op.fill)
+        for op in flat(face)
+        if isinstance(op, Rect) and op.fill
+    }
+
+
+def test_an_editions_own_template_restyles_its_cards_only(game):
+    """A second edition prints the same trivia deck file; its own 'trivia' template,
+    which extends the shipped one and changes one colour, changes its cards only."""
+    other = game / "quiz-dark"
+    (other / "templates").mkdir(parents=True)
+    manifest = (game / "quiz" / "edition.yaml").read_text(encoding="utf-8")
+    manifest = manifest.replace("id: quiz", "id: quiz-dark").replace("source: ", "source: ../quiz/")
+    (other / "edition.yaml").write_text(
+        manifest.replace("  - {id: roles,", "  # - {id: roles,"), encoding="utf-8"
+    )
+    (other / "templates" / "trivia.yaml").write_text(
+        "kind: template\nextends: trivia\ncolours:\n  science: '#123456'\n", encoding="utf-8"
+    )
+    decks = _decks(game)
+    drawn = {}
+    for edition_id in ("quiz", "quiz-dark"):
+        edition, deck = decks[edition_id, "trivia"]
+        laid, problems = card_layout.lay_out_deck(edition, deck)
+        assert problems == []
+        drawn[edition_id] = laid
+    science = [_fills(drawn[e][0].face) for e in ("quiz", "quiz-dark")]  # q01
+    assert "#0072B2" in science[0] and "#0072B2" not in science[1]
+    assert "#123456" in science[1] and "#123456" not in science[0]
+    history = [_fills(drawn[e][3].face) for e in ("quiz", "quiz-dark")]  # q04
+    assert history[0] == history[1]
+
+
+def _validate(decks: Path, capsys) -> tuple[int, list[str]]:
+    code = main(["--decks", str(decks), "validate"])
+    err = capsys.readouterr()
+    return code, (err.out + err.err).splitlines()
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (
+            'id,question,answer,category\nq1,"Open,answer,science\n',
+            "decks/quiz/cards.csv:2:4: a quoted cell is never closed (missing '\"')",
+        ),
+        (
+            "id,question,answer,category\nq1,Why?,Because,science\nq2,How?,So,sience\n",
+            "decks/quiz/cards.csv:3:12: 'sience' is not a colour: use #RRGGBB, like "
+            "'#E4572E', or a colour the template names (arts, geography, history, nature, "
+            "science, sports); did you mean 'science'?",
+        ),
+        (
+            "id,question,answer,category,count\nq1,Why?,Because,science,two\n",
+            "decks/quiz/cards.csv:2:25: count 'two' is not a whole number",
+        ),
+        (
+            "id,question,anwser,category\nq1,Why?,Because,science\n",
+            "decks/quiz/cards.csv:1:1: the template 'trivia' binds '{answer}' (text) at "
+            "deckforge/templates/shipped/trivia.yaml:77:11, but decks/quiz/cards.csv has no "
+            "column 'answer'; did you mean 'anwser'?",
+        ),
+    ],
+)
+def test_bad_csv_cells_are_errors_at_their_row_and_column(game, capsys, content, expected):
+    (game / "quiz" / "cards.csv").write_text(content, encoding="utf-8")
+    code, lines = _validate(game, capsys)
+    if code == 0:
+        code, lines = _build_errors(game, capsys)
+    assert code != 0
+    assert any(line.startswith(expected) for line in lines), lines
+
+
+def _build_errors(decks: Path, capsys) -> tuple[int, list[str]]:
+    out = decks.parent / "build"
+    code = main(["--decks", str(decks), "build", "--out", str(out), "--profile", "printer"])
+    err = capsys.readouterr()
+    assert not (out / "quiz").exists()  # nothing written
+    return code, (err.out + err.err).splitlines()
+
+
+def test_bad_xlsx_cells_name_the_sheet_and_cell(game, capsys):
+    rows = _rows(3)
+    rows[3][0] = rows[1][0]  # the same id twice
+    _xlsx(game / "quiz" / "cards.xlsx", rows)
+    trivia = game / "quiz" / "trivia.yaml"
+    text = trivia.read_text(encoding="utf-8").replace("data: cards.csv", "data: cards.xlsx")
+    trivia.write_text(text, encoding="utf-8")
+    code, lines = _validate(game, capsys)
+    assert code != 0
+    assert (
+        "decks/quiz/cards.xlsx!Questions:A4: duplicate id 'q01' (also at Questions:A2)" in lines
+    ), lines
+    rows[3][0] = "q03"
+    rows[2][3] = "#12345"  # not a colour
+    _xlsx(game / "quiz" / "cards.xlsx", rows)
+    code, lines = _build_errors(game, capsys)
+    assert code != 0
+    assert any(
+        line.startswith("decks/quiz/cards.xlsx!Questions:D3: '#12345' is not a colour")
+        for line in lines
+    ), lines
