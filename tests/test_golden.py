@@ -14,15 +14,19 @@ of a printer page; a card frame drawn a quarter lighter gives a mean of 0.8–1.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
+from deckforge.cli import main
 from deckforge.render.raster import rasterize
 
 GOLDEN = Path(__file__).parent / "golden"
+#: The goldens of the game 'deckforge new game' makes.
+NEW_GAME = GOLDEN / "new-game"
 UPDATE = os.environ.get("DECKFORGE_GOLDEN") == "update"
 
 MEAN_TOLERANCE = 0.5
@@ -49,9 +53,9 @@ def _pages(entry: dict) -> list[int]:
     return sorted(p for p in chosen if p < pages)
 
 
-def _golden_path(entry: dict, page: int) -> Path:
+def _golden_path(entry: dict, page: int, folder: Path = GOLDEN) -> Path:
     stem = Path(entry["path"]).with_suffix("")
-    return GOLDEN / f"{stem.as_posix()}-p{page + 1}.png"
+    return folder / f"{stem.as_posix()}-p{page + 1}.png"
 
 
 def _mode(entry: dict) -> str:
@@ -78,21 +82,49 @@ def _files(manifest: list[dict]) -> list[dict]:
     return sorted(manifest, key=lambda e: e["path"])
 
 
-def test_every_golden_belongs_to_a_built_page(manifest):
+@pytest.fixture(scope="module")
+def new_game_built(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """A game made by 'deckforge new game quiz', built in the printer and A4 profiles:
+    (output folder, manifest entries)."""
+    from deckforge.authoring.game import new_game
+    from deckforge.sources.load import Project
+
+    root = tmp_path_factory.mktemp("new-game")
+    (root / "decks").mkdir()
+    (root / "schemas").mkdir()
+    new_game(Project(root / "decks"), "quiz")
+    out = root / "build"
+    args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]
+    assert main([*args, "--profile", "printer", "--profile", "pnp-a4"]) == 0
+    entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    return out, [e for e in entries if e["kind"] == "cards"]
+
+
+def test_every_golden_belongs_to_a_built_page(manifest, new_game_built):
     if UPDATE:
         pytest.skip("regenerating")
     expected = {_golden_path(e, p) for e in manifest for p in _pages(e)}
+    expected |= {_golden_path(e, p, NEW_GAME) for e in new_game_built[1] for p in _pages(e)}
     found = set(GOLDEN.rglob("*.png"))
     assert sorted(map(str, found - expected)) == [], "goldens of pages no longer built"
     assert sorted(map(str, expected - found)) == [], "pages without a golden: make golden"
 
 
 def test_every_page_matches_its_golden(built, manifest):
+    _match(built, manifest, GOLDEN)
+
+
+def test_the_cards_of_a_new_game_match_their_goldens(new_game_built):
+    """The trivia and role cards 'deckforge new game' makes, as printed."""
+    _match(*new_game_built, NEW_GAME)
+
+
+def _match(built: Path, manifest: list[dict], folder: Path) -> None:
     failures = []
     for entry in _files(manifest):
         for page in _pages(entry):
             ours = rasterize(built / entry["path"], page, DPI[_mode(entry)])
-            path = _golden_path(entry, page)
+            path = _golden_path(entry, page, folder)
             if UPDATE:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 ours.save(path, format="PNG", optimize=True)
