@@ -53,3 +53,50 @@ def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
+
+
+def test_watch_rebuilds_a_deck_when_its_csv_or_its_template_changes(tmp_path):
+    """A game of one's own: a new row of cards.csv rebuilds the trivia deck alone, and so
+    does a template of the game's own that the trivia deck is drawn from."""
+    from deckforge.authoring.game import new_game
+
+    (tmp_path / "decks").mkdir()
+    folder = new_game(Project(tmp_path / "decks"), "quiz")
+    rounds = []
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=watch,
+        kwargs=dict(
+            project=Project(tmp_path / "decks"),
+            out_dir=tmp_path / "build",
+            profiles=["printer"],
+            on_round=rounds.append,
+            stop=stop,
+        ),
+    )
+    thread.start()
+
+    def wait_for(count):
+        deadline = time.monotonic() + 60
+        while len(rounds) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(rounds) >= count, rounds
+
+    try:
+        wait_for(1)
+        assert sorted(rounds[0].written) == ["quiz/printer/roles.pdf", "quiz/printer/trivia.pdf"]
+        time.sleep(0.05)
+        with (folder / "cards.csv").open("a", encoding="utf-8") as out:
+            out.write("q13,What is the largest planet?,Jupiter,science\n")
+        wait_for(2)
+        assert rounds[1].changed == ["decks/quiz/cards.csv"]
+        assert rounds[1].written == ["quiz/printer/trivia.pdf"]
+        own = "kind: template\nextends: trivia\ncolours:\n  science: '#123456'\n"
+        (folder / "templates" / "trivia.yaml").write_text(own, encoding="utf-8")
+        wait_for(3)
+        assert rounds[2].changed == ["decks/quiz/templates/trivia.yaml"]
+        assert rounds[2].written == ["quiz/printer/trivia.pdf"]
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()

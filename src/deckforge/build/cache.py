@@ -133,10 +133,14 @@ def with_templates(edition: Edition) -> Edition:
     kept beside them): its outputs depend on them as much as on its sources."""
     from dataclasses import replace
 
-    from deckforge.templates import dependencies
+    from deckforge.templates import EDITION_FOLDER, dependencies
 
     found = {path: digest(path, edition.root) for path in dependencies(edition)}
-    return replace(edition, inputs={**edition.inputs, **found}) if found else edition
+    # The folder too (its files' names, or 'missing'): a template added to it may hide a
+    # shipped one, and no file the last build read says so.
+    folder = edition.folder / EDITION_FOLDER
+    found[folder] = digest(folder, edition.root)
+    return replace(edition, inputs={**edition.inputs, **found})
 
 
 def made_from(edition: Edition, profile: Profile, part) -> tuple:
