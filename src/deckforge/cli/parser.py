@@ -16,12 +16,13 @@ from deckforge.cli.commands import (
     new,
     preflight,
     preview,
+    templates,
     validate,
     watch,
 )
 
 #: The commands, in the order ``deckforge --help`` lists them.
-COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new)
+COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new, templates)
 
 
 def parser() -> argparse.ArgumentParser:
