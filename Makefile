@@ -12,7 +12,7 @@ help:
 	@echo "make test      run the test suite"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
-	@echo "make docs      regenerate docs/reference.md, and the template schema from its elements"
+	@echo "make docs      regenerate docs/reference.md and docs/templates.md, and the template schema"
 	@echo "make golden    re-render tests/golden/ (only on purpose; review the images)"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint"
@@ -69,6 +69,7 @@ bench: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md
+	$(BIN)/python -m deckforge.authoring.template_docs > docs/templates.md
 	$(BIN)/python -m deckforge.templates.schema > schemas/template.schema.json
 
 # The golden renders pin what every shipped file looks like; after a change that is

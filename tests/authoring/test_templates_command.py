@@ -12,8 +12,10 @@ from deckforge.authoring.game import new_game
 from deckforge.build.pipeline import gather
 from deckforge.cli import main
 from deckforge.layout import cards as card_layout
+from deckforge.layout.ops import Rect
 from deckforge.sources.load import Project, select_editions
 from deckforge.templates import load
+from templates_support import flat
 
 OWN = "kind: template\nextends: trivia\ncolours:\n  science: '#123456'\nelements:\n"
 OWN += "  - {name: question, style: answer}\n"
@@ -95,3 +97,33 @@ def test_show_of_an_unknown_template_names_the_known_ones(capsys):
     code, _, err = _run(capsys, "templates", "show", "trivai")
     assert code == 1
     assert "no template named 'trivai' (known: back, blank-place," in err
+
+
+def test_the_template_reference_is_generated_from_the_registry():
+    from deckforge.authoring.template_docs import reference
+    from deckforge.templates.elements import load_all
+
+    written = (Path(__file__).resolve().parents[2] / "docs" / "templates.md").read_text(
+        encoding="utf-8"
+    )
+    assert written == reference(), "docs/templates.md is stale: run 'make docs'"
+    for name in load_all():
+        assert f"### `{name}`" in written
+
+
+def test_the_references_worked_example_restyles_the_science_cards(game):
+    """The override the reference shows, saved where it says, builds and changes the
+    colour of the science cards."""
+    from deckforge.authoring.template_docs import reference
+
+    text = reference()
+    start = text.index("```yaml\nkind: template\nextends: trivia")
+    example = text[start + len("```yaml\n") : text.index("```", start + 8)]
+    (game / "quiz" / "templates" / "trivia.yaml").write_text(example, encoding="utf-8")
+    face = _faces(game)[0]  # q01, a science question
+    fills = {
+        "#" + "".join(f"{round(c * 255):02X}" for c in op.fill)
+        for op in flat(face)
+        if isinstance(op, Rect) and op.fill
+    }
+    assert "#3A0CA3" in fills and "#0072B2" not in fills

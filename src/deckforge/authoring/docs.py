@@ -49,7 +49,9 @@ def _type(node: dict) -> str:
     return text + (f" ({', '.join(limits)})" if limits else "")
 
 
-def _rows(node: dict, path: str, required: bool, depth: int = 0) -> list[str]:
+def field_rows(node: dict, path: str, required: bool, depth: int = 0) -> list[str]:
+    """Rows of a Markdown table of a schema node and what it holds, each field with its
+    type, whether it is required and what it means."""
     rows = []
     if path:
         note = node.get("description", "")
@@ -63,11 +65,13 @@ def _rows(node: dict, path: str, required: bool, depth: int = 0) -> list[str]:
     if node.get("type") == "object":
         needed = set(node.get("required", []))
         for key, child in node.get("properties", {}).items():
-            rows.extend(_rows(child, f"{path}.{key}" if path else key, key in needed, depth + 1))
+            rows.extend(
+                field_rows(child, f"{path}.{key}" if path else key, key in needed, depth + 1)
+            )
     if node.get("type") == "array" and "items" in node:
         item = node["items"]
         if item.get("type") == "object":
-            rows.extend(_rows(item, f"{path}[]", False, depth + 1)[1:])
+            rows.extend(field_rows(item, f"{path}[]", False, depth + 1)[1:])
     return rows
 
 
@@ -91,7 +95,7 @@ def reference() -> str:
             "| field | type | required | meaning |",
             "|---|---|---|---|",
         ]
-        out += _rows(schema, "", True)
+        out += field_rows(schema, "", True)
         out.append("")
     return "\n".join(out)
 

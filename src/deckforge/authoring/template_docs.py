@@ -1,0 +1,173 @@
+"""The card template reference, generated from the element registry so it cannot drift.
+
+``python -m deckforge.authoring.template_docs`` prints it; ``make docs`` writes
+``docs/templates.md``, and a test fails when that file is not what the registry says.
+The tables come from the template schema (:mod:`deckforge.templates.schema`), each
+element type's from its own module; the worked example is the shipped trivia template
+and the data ``deckforge new game`` writes for it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from deckforge.authoring.docs import field_rows
+from deckforge.authoring.game import questions_csv
+from deckforge.templates.elements import COMMON_KEYS, load_all
+from deckforge.templates.elements.text import STYLE_KEYS
+from deckforge.templates.load import SHIPPED
+from deckforge.templates.schema import build
+
+_HEAD = """\
+# Card template reference
+
+Generated from the element registry by `make docs`; do not edit by hand.
+
+A card template is a YAML file (`kind: template`) that says how one side of a card
+looks: its size, named colours, lengths and text styles, and the elements drawn on it,
+in order. A deck names its face and back templates (`face:` and `back:` in a deck of
+`kind: cards`; the shipped games' kinds name theirs). A template named `trivia` is the
+file `trivia.yaml` in the first folder that has one: the edition's own `templates/`
+folder, then deckforge's shipped templates. `deckforge templates list` lists them and
+`deckforge templates show NAME` prints one as it is drawn, after `extends`.
+
+- **Overriding.** An edition changes a shipped template for its own cards only by
+  putting a file of the same name in its `templates/` folder. Saying `extends: trivia`
+  there starts from the template it hides, so the file holds only the change.
+- **Inheritance.** `extends: other` starts from another template: settings replace
+  its settings, `colours` and `sizes` add to or replace its by name, a style or element
+  of the same `name` is changed key by key, new elements go at the end (or `before:` /
+  `after:` a named one), and `remove: true` drops one.
+- **Bindings.** Text and values in braces are the card's fields: `"{question}"`,
+  `"{category.colour}"`; `{deck.back}`, `{edition.title}` and `{palette.accent}` are
+  the deck's and edition's. Filters: `{name|upper}`, `|lower`, `|digits` (a number in
+  the edition's script).
+- **Conditions.** `when: answer` draws an element only on cards whose `answer` is set
+  and not empty; `when: {rarity: rare}` or `{rarity: [rare, epic]}` where a field has
+  one of the values; `unless:` is the opposite.
+- **Text markup.** In any text, a card's data included: `**bold**`, `*italic*`, a
+  line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
+  text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
+  `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
+  literal characters. It works alike in left-to-right and right-to-left text.
+- **Right-to-left editions** mirror a template horizontally unless it, or an element,
+  says `mirror: false`.
+- **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names
+  the file, line and column. The data a deck binds is checked against what its
+  templates need (text, number, colour, icon, picture file) before anything is drawn,
+  each problem at its cell (`cards.csv:12:7`, `cards.xlsx!Cards:B12`).
+"""
+
+
+def _table(rows: list[str]) -> list[str]:
+    return ["| key | type | required | meaning |", "|---|---|---|---|", *rows, ""]
+
+
+def _keys(keys: dict[str, dict], defs: dict, required: set[str] = frozenset()) -> list[str]:
+    """A table of keys whose schemas may refer to the shared definitions."""
+    rows = []
+    for key, node in keys.items():
+        node = dict(node)
+        if "$ref" in node:
+            name = node.pop("$ref").rsplit("/", 1)[1]
+            shared = defs[name]
+            if name.startswith("key-"):
+                node = {**shared, **node}
+                name = shared.get("$ref", "").rsplit("/", 1)[-1]
+            if name in ("length", "colour", "condition", "style"):
+                node["type"] = f"a {name}"  # see Values
+                node.pop("$ref", None)
+        if isinstance(node.get("type"), list):
+            node["type"] = " or ".join(node["type"])
+        rows.extend(field_rows(node, key, key in required))
+    return _table(rows)
+
+
+def _values(defs: dict) -> list[str]:
+    out = ["## Values", ""]
+    for name in ("length", "colour", "condition"):
+        out += [f"- **{name}**: {defs[name]['description']}"]
+    return [*out, ""]
+
+
+def _elements(defs: dict) -> list[str]:
+    registry = load_all()
+    out = [
+        "## Keys every element takes",
+        "",
+        "Each element needs a `name` (unique among its siblings) and a `type`.",
+        "",
+    ]
+    out += _keys({k: v for k, v in COMMON_KEYS.items() if k != "type"}, defs, {"name"})
+    out += [
+        "## Text styles",
+        "",
+        "Named in a template's `styles:` and referred to by a text's `style:`, or given",
+        "on the text element itself.",
+        "",
+    ]
+    out += _keys(STYLE_KEYS, defs)
+    out += ["## Element types", ""]
+    for name in sorted(registry):
+        element = registry[name]
+        out += [f"### `{name}`", "", element.description, ""]
+        own = {k: v for k, v in element.keys.items() if k not in STYLE_KEYS}
+        if name == "group":
+            own = {k: {**v, "type": "array"} if k == "elements" else v for k, v in own.items()}
+        out += _keys(own, defs) if own else ["It takes only the keys every element takes.", ""]
+    return out
+
+
+def _example() -> list[str]:
+    template = (SHIPPED / "trivia.yaml").read_text(encoding="utf-8")
+    rows = questions_csv().splitlines()[:4]
+    return [
+        "## Worked example: a trivia card",
+        "",
+        "`deckforge new game quiz` writes a deck of `kind: cards` whose data is",
+        "`decks/quiz/cards.csv`:",
+        "",
+        "```csv",
+        *rows,
+        "```",
+        "",
+        "and whose deck file says `face: trivia`, `back: back`, `data: cards.csv`. The",
+        "shipped template `trivia` binds the columns: a band in the colour the category",
+        "names, the question, and the answer turned 180° at the bottom, drawn only when a",
+        "row has one:",
+        "",
+        "```yaml",
+        template.rstrip(),
+        "```",
+        "",
+        "To give the game's science cards another colour and a larger question, save",
+        "this as `decks/quiz/templates/trivia.yaml`; only this game's cards change:",
+        "",
+        "```yaml",
+        "kind: template",
+        "extends: trivia",
+        "colours:",
+        '  science: "#3A0CA3"',
+        "styles:",
+        "  question: {font_size: 18pt}",
+        "```",
+        "",
+    ]
+
+
+def reference() -> str:
+    """The whole template reference, as Markdown."""
+    schema = build()
+    defs = schema["$defs"]
+    top = {k: v for k, v in schema["properties"].items() if k != "elements"}
+    out = [_HEAD, "## Template files", ""]
+    out += _keys(top, defs, {"kind"})
+    out += ["`elements` is the list of what is drawn, in order: each an element below.", ""]
+    out += _values(defs)
+    out += _elements(defs)
+    out += _example()
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(reference())
