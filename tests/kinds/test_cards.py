@@ -132,15 +132,13 @@ def _fills(face) -> set[str]:
 
 
 def test_an_editions_own_template_restyles_its_cards_only(game):
-    """A second edition prints the same trivia deck file; its own 'trivia' template,
-    which extends the shipped one and changes one colour, changes its cards only."""
+    """A second edition prints the same deck files; its own 'trivia' template, which
+    extends the shipped one and changes one colour, changes its cards only."""
     other = game / "quiz-dark"
     (other / "templates").mkdir(parents=True)
     manifest = (game / "quiz" / "edition.yaml").read_text(encoding="utf-8")
     manifest = manifest.replace("id: quiz", "id: quiz-dark").replace("source: ", "source: ../quiz/")
-    (other / "edition.yaml").write_text(
-        manifest.replace("  - {id: roles,", "  # - {id: roles,"), encoding="utf-8"
-    )
+    (other / "edition.yaml").write_text(manifest, encoding="utf-8")
     (other / "templates" / "trivia.yaml").write_text(
         "kind: template\nextends: trivia\ncolours:\n  science: '#123456'\n", encoding="utf-8"
     )
@@ -156,6 +154,14 @@ def test_an_editions_own_template_restyles_its_cards_only(game):
     assert "#123456" in science[1] and "#123456" not in science[0]
     history = [_fills(drawn[e][3].face) for e in ("quiz", "quiz-dark")]  # q04
     assert history[0] == history[1]
+    # The role deck's hosts' back is a template beside its deck file, in the first game's
+    # folder: the second edition finds it there.
+    edition, deck = decks["quiz-dark", "roles"]
+    laid, problems = card_layout.lay_out_deck(edition, deck)
+    assert problems == [] and len(laid) == 4
+    assert _fills(laid[0].back) == _fills(
+        card_layout.lay_out_deck(*decks["quiz", "roles"])[0][0].back
+    )
 
 
 def _validate(decks: Path, capsys) -> tuple[int, list[str]]:

@@ -101,6 +101,9 @@ class Look:
     face: str
     back: str | tuple[str, ...] | None
     data: Rows | None = None
+    #: The folder of the deck's file, whose ``templates/`` is looked in after the
+    #: edition's own (a deck file of one game that another edition prints).
+    folder: Path | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -26,6 +26,10 @@ from deckforge.sources.load import inside
 from deckforge.sources.rules import text_in
 from deckforge.sources.source import Source
 
+#: The folder beside a deck's file that holds templates of its own, as an edition's does
+#: (``templates.load.EDITION_FOLDER``, which this layer comes before).
+TEMPLATES_FOLDER = "templates"
+
 #: The fields that name a card, in the order they are looked for, when the deck does
 #: not say which (``card_name``).
 NAME_FIELDS = ("name", "title")
@@ -45,6 +49,8 @@ class Data:
     columns: bool
     #: The folder art paths in the data are relative to.
     folder: Path
+    #: The folder of the deck's file (templates of its own may be beside it).
+    deck_folder: Path
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,8 @@ def _from_file(source: Source, root: Path) -> _Read:
     table, problems = _table(path, display_path(path, root), sheet, sheet_ref)
     if table is None:
         return _Read(None, [], problems)
-    data = Data(source.data["face"], table.display, table.fields, table.ref, True, path.parent)
+    face = source.data["face"]
+    data = Data(face, table.display, table.fields, table.ref, True, path.parent, source.path.parent)
     rows = [
         _Row(values, copies, ref)
         for values, copies, ref in zip(table.rows, table.counts, table.row_refs, strict=True)
@@ -150,6 +157,7 @@ def _from_yaml(source: Source, locale: str) -> _Read:
         tuple(fields),
         source.ref(("cards",)),
         False,
+        source.path.parent,
         source.path.parent,
     )
     return _Read(data if not problems else None, rows, problems)
@@ -274,7 +282,7 @@ class Cards(DeckKind):
             data.folder,
         )
         back = backs[0] if len(set(backs)) == 1 else backs
-        return Look(data.face, back, rows)
+        return Look(data.face, back, rows, data.deck_folder)
 
     def card_name(self, card: object, locale: str) -> str:
         """The field the deck names cards by (``card_name``), else ``name`` or
@@ -286,8 +294,9 @@ class Cards(DeckKind):
         return _pictures(card.data.folder, card.values.values())
 
     def inputs(self, source: Source, root: Path) -> list[Path]:
-        """The data file, and the picture files its values name."""
-        found = []
+        """The data file, the picture files its values name, and the ``templates/``
+        folder beside the deck's file (its listing and files)."""
+        found = [source.path.parent / TEMPLATES_FOLDER]
         if isinstance(source.data.get("data"), str):
             found.append(source.path.parent / source.data["data"])
         read = _read(source, root, "")

@@ -33,4 +33,5 @@ def template_files(edition: Edition, deck: Deck) -> list[Path]:
     """The edition's own files a deck's cards are drawn from: the templates its faces and
     backs are read from (what they extend included), and the fonts and pictures kept
     beside them."""
-    return templates.edition_files(edition, look_of(deck).names)
+    look = look_of(deck)
+    return templates.edition_files(edition, look.names, look.folder)

@@ -56,7 +56,7 @@ from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
 from deckforge.templates.draw import DeckDrawing, card_id, draw_side
-from deckforge.templates.load import EDITION_FOLDER, Library
+from deckforge.templates.load import EDITION_FOLDER, Layer, Library
 
 __all__ = [
     "Compiled",
@@ -183,7 +183,7 @@ def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], 
     data could not be read, which validation reports)."""
     if not look.face:
         return [], []
-    library = _library(edition)
+    library = _library(edition, look.folder)
     context = context_for(edition, deck)
     return lay_out_cards(
         deck.cards, library, context, look.face, look.back, deck.ref, look.data, _root(edition)
@@ -195,18 +195,29 @@ def _root(edition: Edition) -> Path:
     return edition.root or edition.folder.absolute().parent.parent
 
 
-def _library(edition: Edition) -> Library:
-    return Library.for_edition(edition.folder, _root(edition))
+def _library(edition: Edition, folder: Path | None = None) -> Library:
+    """The edition's templates, then those beside a deck file of another folder, then
+    the shipped."""
+    root = _root(edition)
+    library = Library.for_edition(edition.folder, root)
+    if folder is not None and folder.resolve() != edition.folder.resolve():
+        beside = folder / EDITION_FOLDER
+        if beside.is_dir() and inside(beside, root):
+            library.layers.insert(len(library.layers) - 1, Layer(beside, root))
+    return library
 
 
-def edition_files(edition: Edition, names: Sequence[str]) -> list[Path]:
-    """The files of an edition's own templates folder that cards drawn from the named
-    templates depend on: the templates they are read from (through ``extends``), and
-    every file that is not a template (fonts and pictures the templates may name)."""
+def edition_files(edition: Edition, names: Sequence[str], folder: Path | None = None) -> list[Path]:
+    """The files of an edition's own templates folder (and of the one beside a deck file
+    in ``folder``) that cards drawn from the named templates depend on: the templates
+    they are read from (through ``extends``), and every file that is not a template
+    (fonts and pictures the templates may name)."""
     own = dependencies(edition)
+    if folder is not None and folder.resolve() != edition.folder.resolve():
+        own += _files(folder / EDITION_FOLDER, _root(edition))
     if not own:
         return []
-    library = _library(edition)
+    library = _library(edition, folder)
     used: set[Path] = set()
     for name in names:
         template, _ = library.get(name)
@@ -221,7 +232,11 @@ def dependencies(edition: Edition) -> list[Path]:
     besides deckforge's own templates) that are inside the project: loading refuses the
     others (:func:`deckforge.sources.load.load_edition`), and nothing reads them
     meanwhile."""
-    folder, root = edition.folder / EDITION_FOLDER, _root(edition)
+    return _files(edition.folder / EDITION_FOLDER, _root(edition))
+
+
+def _files(folder: Path, root: Path) -> list[Path]:
+    """The files of a templates folder that are inside the project ``root``."""
     if not folder.is_dir() or not inside(folder, root):
         return []
     return sorted(p for p in folder.rglob("*") if p.is_file() and inside(p, root))
