@@ -66,6 +66,7 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/cards.py
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md

@@ -1,0 +1,156 @@
+"""Benchmark of a deck of any game: `python bench/cards.py` (part of `make bench`).
+
+Builds the trivia deck 'deckforge new game' makes with 10,000 rows in its cards.csv, in
+the pnp-a4 profile in one process, and a floor: a plain ReportLab script drawing the same
+sheets of the same cards (a band in the category's colour with its name, the question
+wrapped to the card, the answer upside down at the bottom, the backs with the game's
+name, crop marks). Prints medians of several runs (with min and max), deckforge's peak
+memory, and the ratio to the floor; the target is at most 2 × the floor.
+
+The machine is shared and noisy: read medians and ratios, not single runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run import PYTHON, RUNS, deckforge, peak_rss, summary  # noqa: E402
+
+CARDS = 10_000
+CATEGORIES = {
+    "science": "#0072B2",
+    "history": "#D55E00",
+    "geography": "#009E73",
+    "arts": "#CC79A7",
+    "sports": "#E69F00",
+    "nature": "#56B4E9",
+}
+
+
+def row(n: int) -> tuple[str, str, str, str]:
+    """The n-th card: id, question, answer, category."""
+    question = f"Question number {n}: which of the answers below is the right one?"
+    return f"q{n:05}", question, f"Answer {n}", list(CATEGORIES)[n % len(CATEGORIES)]
+
+
+def project(folder: Path) -> Path:
+    """A project holding the new game with ``CARDS`` trivia rows and no role deck."""
+    code = (
+        "import sys; from pathlib import Path; from deckforge.authoring.game import new_game;"
+        "from deckforge.sources.load import Project; new_game(Project(Path(sys.argv[1])), 'quiz')"
+    )
+    (folder / "decks").mkdir(parents=True)
+    peak_rss([PYTHON, "-c", code, str(folder / "decks")], folder)
+    game = folder / "decks" / "quiz"
+    with (game / "cards.csv").open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("id", "question", "answer", "category"))
+        writer.writerows(row(n) for n in range(CARDS))
+    manifest = (game / "edition.yaml").read_text(encoding="utf-8")
+    kept = [line for line in manifest.splitlines() if "id: roles" not in line]
+    (game / "edition.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return folder
+
+
+FLOOR = r"""
+import sys
+sys.path.insert(0, sys.argv[3])
+from cards import CATEGORIES, row
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen import canvas
+cards, path = int(sys.argv[1]), sys.argv[2]
+W, H = 63.5 * 72 / 25.4, 88.9 * 72 / 25.4
+pw, ph = A4
+c = canvas.Canvas(path, pagesize=A4)
+left, bottom = (pw - 3 * W) / 2, (ph - 3 * H) / 2
+
+
+def face(x, y, n):
+    _, question, answer, category = row(n)
+    c.setFillColor(CATEGORIES[category])
+    c.rect(x, y + H * 0.83, W, H * 0.17, fill=1, stroke=0)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont("Helvetica-Bold", 13)
+    c.drawCentredString(x + W / 2, y + H * 0.9, category.upper())
+    c.setFillColorRGB(0.1, 0.1, 0.15)
+    c.setFont("Helvetica-Bold", 16)
+    lines = simpleSplit(question, "Helvetica-Bold", 16, W - 26)
+    for i, line in enumerate(lines):
+        c.drawCentredString(x + W / 2, y + H * 0.6 - i * 18, line)
+    c.saveState()
+    c.translate(x + W / 2, y + 30)
+    c.rotate(180)
+    c.setFont("Helvetica-Bold", 13)
+    c.drawCentredString(0, 0, answer)
+    c.restoreState()
+
+
+for start in range(0, cards, 9):
+    chunk = range(start, min(start + 9, cards))
+    for side in ("face", "back"):
+        for i, n in enumerate(chunk):
+            row_, col = divmod(i, 3)
+            if side == "back":
+                col = 2 - col
+            x, y = left + col * W, bottom + (2 - row_) * H
+            c.saveState()
+            p = c.beginPath()
+            p.rect(x, y, W, H)
+            c.clipPath(p, stroke=0, fill=0)
+            if side == "face":
+                face(x, y, n)
+            else:
+                c.setFillColorRGB(0.89, 0.34, 0.18)
+                c.rect(x, y, W, H, fill=1, stroke=0)
+                c.setFillColorRGB(1, 1, 1)
+                c.setFont("Helvetica-Bold", 16)
+                c.drawCentredString(x + W / 2, y + H / 2, "Quiz")
+            c.restoreState()
+        c.setLineWidth(0.25)
+        for k in range(4):
+            x = left + k * W
+            c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17)
+            c.line(x, bottom - 3, x, bottom - 17)
+            y = bottom + k * H
+            c.line(left - 3, y, left - 17, y)
+            c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
+        c.showPage()
+c.save()
+"""
+
+
+def main() -> None:
+    """Time the deck and its floor, and say whether the target is met."""
+    here = str(Path(__file__).resolve().parent)
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = project(Path(scratch))
+        times, peaks, floors = [], [], []
+        for _ in range(RUNS):
+            args = ["build", "--profile", "pnp-a4", "--out", str(folder / "build")]
+            wall, rss = peak_rss(deckforge(*args, "--force", "--quiet", "--jobs", "1"), folder)
+            times.append(wall)
+            peaks.append(rss)
+            floor, _ = peak_rss(
+                [PYTHON, "-c", FLOOR, str(CARDS), str(folder / "floor.pdf"), here], folder
+            )
+            floors.append(floor)
+        print(f"{CARDS:,} trivia cards from a CSV file, pnp-a4:")
+        t = summary("deckforge (one process, like the floor)", times)
+        summary("deckforge peak RSS", peaks, "MB")
+        f = summary("floor (plain ReportLab)", floors)
+        ratio = t / f
+        print(f"  {'ratio to the floor':<46} {ratio:8.2f} ×")
+        met = "met" if ratio <= 2 else "NOT MET"
+        print(f"  {'10,000 CSV cards, pnp-a4: at most 2 × the floor':<56} {ratio:>7.2f} ×  {met}")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DECKFORGE_CACHE", str(Path.home() / ".cache" / "deckforge"))
+    main()
