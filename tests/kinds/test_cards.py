@@ -262,3 +262,99 @@ def test_the_preview_shows_the_new_games_cards_as_printed(game, tmp_path):
     # or answer would differ by far more where the text is.
     mean = sum(ImageStat.Stat(difference).mean) / 3
     assert mean < 4
+
+
+DECK_CASES = [
+    (
+        "trivia.yaml",
+        "data: cards.csv",
+        "data: ../../../cards.csv",
+        "decks/quiz/trivia.yaml:14:7: data: '../../../cards.csv' is outside the project folder; "
+        "card data must stay inside it",
+    ),
+    (
+        "trivia.yaml",
+        "data: cards.csv",
+        "data: cards.txt",
+        "decks/quiz/trivia.yaml:14:7: data: 'cards.txt' is not a .csv or .xlsx file",
+    ),
+    (
+        "trivia.yaml",
+        "data: cards.csv",
+        "data: questions.csv",
+        "decks/quiz/trivia.yaml:14:7: data: the card data file 'questions.csv' does not exist",
+    ),
+    (
+        "trivia.yaml",
+        "data: cards.csv",
+        "data: cards.csv\nsheet: Questions",
+        "decks/quiz/trivia.yaml:15:8: sheet: 'sheet' names a sheet of an XLSX workbook; this "
+        "deck's data is a CSV file",
+    ),
+    (
+        "trivia.yaml",
+        "data: cards.csv",
+        "",
+        "decks/quiz/trivia.yaml:11:1: give the cards' data: 'data: cards.csv' (CSV or XLSX) or "
+        "a list of 'cards'",
+    ),
+    (
+        "trivia.yaml",
+        "card_name: question",
+        "card_name: title",
+        "decks/quiz/trivia.yaml:16:12: card_name: decks/quiz/cards.csv has no field 'title' to "
+        "name cards by",
+    ),
+    (
+        "trivia.yaml",
+        "face: trivia",
+        "face: trivai",
+        "decks/quiz/trivia.yaml:12:7: face: no template named 'trivai' (known: back, ",
+    ),
+    (
+        "roles.yaml",
+        "  by: side",
+        "  by: team",
+        "decks/quiz/roles.yaml:12:7: back.by: decks/quiz/roles.yaml has no field 'team' to "
+        "choose backs",
+    ),
+    (
+        "roles.yaml",
+        '    side: player\n    rules: "Give',
+        '    side: guest\n    rules: "Give',
+        "decks/quiz/roles.yaml:29:11: cards[2].side: 'guest' chooses no back (the backs by "
+        "'side': host, player); add it to 'back.templates' or give 'back.default'",
+    ),
+    (
+        "roles.yaml",
+        '    side: host\n    rules: "Read',
+        '    count: -1\n    side: host\n    rules: "Read',
+        "decks/quiz/roles.yaml:19:12: cards[0].count: count -1 is not a whole number",
+    ),
+    (
+        "roles.yaml",
+        '    side: host\n    rules: "Read',
+        '    deck: x\n    side: host\n    rules: "Read',
+        "decks/quiz/roles.yaml:19:11: cards[0].deck: 'deck' names the deck's values in "
+        "templates; call the field otherwise",
+    ),
+    (
+        "roles.yaml",
+        "id: challenger",
+        "id: quizmaster",
+        "decks/quiz/roles.yaml:31:9: cards[3].id: duplicate id 'quizmaster' (also at line 16)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "expected"), DECK_CASES)
+def test_a_decks_problems_are_at_their_place_in_its_file(game, capsys, file, old, new, expected):
+    """Each problem of a deck of any game, alone, at the line and column that causes it."""
+    path = game / "quiz" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    code, lines = _validate(game, capsys)
+    assert code == 1
+    problems = [line for line in lines if line.startswith("decks/")]
+    assert len(problems) == 1 and problems[0].startswith(expected), lines

@@ -104,6 +104,8 @@ class Look:
     #: The folder of the deck's file, whose ``templates/`` is looked in after the
     #: edition's own (a deck file of one game that another edition prints).
     folder: Path | None = None
+    #: Where each template is named, for problems with it (else the deck's entry).
+    named: Mapping[str, SourceRef] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

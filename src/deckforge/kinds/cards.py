@@ -51,6 +51,8 @@ class Data:
     folder: Path
     #: The folder of the deck's file (templates of its own may be beside it).
     deck_folder: Path
+    #: Where the deck's file names each template (its face, its backs).
+    named: Mapping[str, SourceRef]
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,16 @@ def _from_file(source: Source, root: Path) -> _Read:
     table, problems = _table(path, display_path(path, root), sheet, sheet_ref)
     if table is None:
         return _Read(None, [], problems)
-    face = source.data["face"]
-    data = Data(face, table.display, table.fields, table.ref, True, path.parent, source.path.parent)
+    data = Data(
+        source.data["face"],
+        table.display,
+        table.fields,
+        table.ref,
+        True,
+        path.parent,
+        source.path.parent,
+        _named(source),
+    )
     rows = [
         _Row(values, copies, ref)
         for values, copies, ref in zip(table.rows, table.counts, table.row_refs, strict=True)
@@ -159,8 +169,24 @@ def _from_yaml(source: Source, locale: str) -> _Read:
         False,
         source.path.parent,
         source.path.parent,
+        _named(source),
     )
     return _Read(data if not problems else None, rows, problems)
+
+
+def _named(source: Source) -> dict[str, SourceRef]:
+    """Where the deck's file names each template: its face, its back or backs."""
+    named = {}
+    back = source.data.get("back")
+    if isinstance(back, dict):
+        for value, name in back["templates"].items():
+            named.setdefault(name, source.ref(("back", "templates", value)))
+        if "default" in back:
+            named.setdefault(back["default"], source.ref(("back", "default")))
+    elif back is not None:
+        named[back] = source.ref(("back",))
+    named[source.data["face"]] = source.ref(("face",))
+    return named
 
 
 def _yaml_text(value: object, locale: str) -> str:
@@ -226,6 +252,9 @@ class Cards(DeckKind):
     def _rows(self, source: Source, read: _Read) -> Iterator[Problem]:
         """Ids unique, backs chosen, fields named, at least one card."""
         seen: dict[str, SourceRef] = {}
+        back = source.data.get("back")
+        # A field no card has is said once, below, rather than for every card.
+        by_known = not isinstance(back, dict) or back["by"] in read.data.fields
         for row in read.rows:
             cell = row.values.get("id")
             if cell is not None:
@@ -233,7 +262,7 @@ class Cards(DeckKind):
                     first = _place(seen[cell.value])
                     yield Problem(cell.ref, f"duplicate id '{cell.value}' (also at {first})")
                 seen.setdefault(cell.value, cell.ref)
-            _, problem = _back(source.data.get("back"), row)
+            _, problem = _back(back, row) if by_known else (None, None)
             if problem is not None:
                 yield problem
         for key in ("card_name",):
@@ -241,8 +270,7 @@ class Cards(DeckKind):
             if field is not None and field not in read.data.fields:
                 where = source.ref((key,))
                 yield Problem(where, f"{read.data.display} has no field '{field}' to name cards by")
-        back = source.data.get("back")
-        if isinstance(back, dict) and back["by"] not in read.data.fields:
+        if not by_known:
             where = source.ref(("back", "by"))
             yield Problem(where, f"{read.data.display} has no field '{back['by']}' to choose backs")
         if not any(row.copies for row in read.rows):
@@ -282,7 +310,7 @@ class Cards(DeckKind):
             data.folder,
         )
         back = backs[0] if len(set(backs)) == 1 else backs
-        return Look(data.face, back, rows, data.deck_folder)
+        return Look(data.face, back, rows, data.deck_folder, data.named)
 
     def card_name(self, card: object, locale: str) -> str:
         """The field the deck names cards by (``card_name``), else ``name`` or

@@ -44,7 +44,7 @@ causes it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
@@ -112,16 +112,19 @@ def lay_out_cards(
     ref: SourceRef | None = None,
     data: Rows | None = None,
     root: Path | None = None,
+    named: Mapping[str, SourceRef] | None = None,
 ) -> tuple[list[Card], list[Problem]]:
     """Cards drawn from a face template and a back template (one for every card, or one
     per card), each compiled once, or the problems that stop them. With ``data``, the
     cards are rows of data, checked first (art paths must stay inside ``root``); the
-    cards themselves then only give their ids."""
+    cards themselves then only give their ids. A template that cannot be read is a
+    problem where ``named`` says it is named (a deck file's ``face:``), else at ``ref``."""
     backs = [back] * len(cards) if back is None or isinstance(back, str) else list(back)
     compiled: dict[str, Compiled] = {}
     problems: list[Problem] = []
     for name in dict.fromkeys([face, *(b for b in backs if b is not None)]):
-        found_template, found = compile_named(library, name, context, ref)
+        where = (named or {}).get(name, ref)
+        found_template, found = compile_named(library, name, context, where)
         problems.extend(found)
         if found_template is not None:
             compiled[name] = found_template
@@ -186,7 +189,15 @@ def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], 
     library = _library(edition, look.folder)
     context = context_for(edition, deck)
     return lay_out_cards(
-        deck.cards, library, context, look.face, look.back, deck.ref, look.data, _root(edition)
+        deck.cards,
+        library,
+        context,
+        look.face,
+        look.back,
+        deck.ref,
+        look.data,
+        _root(edition),
+        look.named,
     )
 
 
