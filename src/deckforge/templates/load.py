@@ -98,7 +98,9 @@ def read(path: Path, display: str) -> tuple[Source | None, list[Problem]]:
     from deckforge.sources.schema import schema_problems
 
     try:
-        key = _source_cache_key(path)
+        # The name problems give is part of what is kept: the same file read under another
+        # name would otherwise report at the first one's.
+        key = (*_source_cache_key(path), display)
     except OSError:
         key = None
     if key is not None and key in _READ:
