@@ -358,3 +358,27 @@ def test_a_decks_problems_are_at_their_place_in_its_file(game, capsys, file, old
     assert code == 1
     problems = [line for line in lines if line.startswith("decks/")]
     assert len(problems) == 1 and problems[0].startswith(expected), lines
+
+
+def test_a_named_sheet_of_a_workbook_holds_the_cards(game, capsys):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "Notes"
+    book.active["A1"] = "questions are on the next sheet"
+    sheet = book.create_sheet("Questions")
+    for row in _rows(20):
+        sheet.append(row)
+    book.save(game / "quiz" / "cards.xlsx")
+    trivia = game / "quiz" / "trivia.yaml"
+    text = trivia.read_text(encoding="utf-8")
+    trivia.write_text(text.replace("data: cards.csv", "data: cards.xlsx\nsheet: Questions"))
+    edition, deck = _decks(game)["quiz", "trivia"]
+    assert [card.id for card in deck.cards] == [f"q{n:02}" for n in range(1, 21)]
+    trivia.write_text(text.replace("data: cards.csv", "data: cards.xlsx\nsheet: Question"))
+    code, lines = _validate(game, capsys)
+    assert code == 1
+    assert lines[0] == (
+        "decks/quiz/trivia.yaml:15:8: sheet: decks/quiz/cards.xlsx has no sheet 'Question'; "
+        "did you mean 'Questions'?"
+    ), lines
