@@ -382,3 +382,27 @@ def test_a_named_sheet_of_a_workbook_holds_the_cards(game, capsys):
         "decks/quiz/trivia.yaml:15:8: sheet: decks/quiz/cards.xlsx has no sheet 'Question'; "
         "did you mean 'Questions'?"
     ), lines
+
+
+def test_new_game_builds_in_every_profile_and_exports_from_the_command_line(tmp_path, capsys):
+    """'deckforge new game' then 'deckforge build' and the exports, with no other step."""
+    import json
+
+    from deckforge.profiles import all_profiles
+
+    decks, out = tmp_path / "decks", tmp_path / "build"
+    decks.mkdir()
+    assert main(["--decks", str(decks), "new", "game", "pub-quiz"]) == 0
+    assert "created" in capsys.readouterr().out
+    assert main(["--decks", str(decks), "new", "game", "pub-quiz"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert main(["--decks", str(decks), "build", "--out", str(out), "--quiet"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    built = {(e["profile"], e["deck"]) for e in manifest if e["kind"] == "cards"}
+    assert built == {(p, d) for p in all_profiles() for d in ("trivia", "roles")}
+    titles = {e["edition"] for e in manifest if e["kind"] == "cards"}
+    assert titles == {"pub-quiz"}
+    for what in ("png", "tts"):
+        assert main(["--decks", str(decks), "export", what, "--out", str(out)]) == 0
+    assert len(list((out / "pub-quiz" / "png" / "trivia").glob("*-face.png"))) == 12
+    assert len(list((out / "pub-quiz" / "png" / "roles").glob("*-face.png"))) == 4
