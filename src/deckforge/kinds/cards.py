@@ -265,11 +265,10 @@ class Cards(DeckKind):
             _, problem = _back(back, row) if by_known else (None, None)
             if problem is not None:
                 yield problem
-        for key in ("card_name",):
-            field = source.data.get(key)
-            if field is not None and field not in read.data.fields:
-                where = source.ref((key,))
-                yield Problem(where, f"{read.data.display} has no field '{field}' to name cards by")
+        field = source.data.get("card_name")
+        if field is not None and field not in read.data.fields:
+            where = source.ref(("card_name",))
+            yield Problem(where, f"{read.data.display} has no field '{field}' to name cards by")
         if not by_known:
             where = source.ref(("back", "by"))
             yield Problem(where, f"{read.data.display} has no field '{back['by']}' to choose backs")
