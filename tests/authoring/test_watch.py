@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from deckforge.authoring.watch import watch
@@ -13,16 +15,17 @@ from deckforge.sources.load import Project
 DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"
 
 
-def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
-    shutil.copytree(DATA, tmp_path / "decks" / "minimal")
-    places = tmp_path / "decks" / "minimal" / "places.yaml"
-    rounds = []
+@contextmanager
+def watching(decks: Path, out: Path) -> Iterator[Callable[[int], list]]:
+    """Watch mode running in a thread on ``decks`` (the printer profile); gives a function
+    that waits for the n-th round and returns the rounds so far."""
+    rounds: list = []
     stop = threading.Event()
     thread = threading.Thread(
         target=watch,
         kwargs=dict(
-            project=Project(tmp_path / "decks"),
-            out_dir=tmp_path / "build",
+            project=Project(decks),
+            out_dir=out,
             profiles=["printer"],
             on_round=rounds.append,
             stop=stop,
@@ -30,14 +33,26 @@ def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
     )
     thread.start()
 
-    def wait_for(count):
+    def wait_for(count: int) -> list:
         deadline = time.monotonic() + 60
         while len(rounds) < count and time.monotonic() < deadline:
             time.sleep(0.02)
         assert len(rounds) >= count, rounds
+        return rounds
 
     try:
-        wait_for(1)
+        yield wait_for
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+
+
+def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
+    shutil.copytree(DATA, tmp_path / "decks" / "minimal")
+    places = tmp_path / "decks" / "minimal" / "places.yaml"
+    with watching(tmp_path / "decks", tmp_path / "build") as wait_for:
+        rounds = wait_for(1)
         assert len(rounds[0].written) == 4
         assert all(p.severity == "warning" for p in rounds[0].problems)
         time.sleep(0.05)
@@ -49,10 +64,6 @@ def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
         wait_for(3)
         assert rounds[2].written == ["minimal-en/printer/places.pdf"]
         assert rounds[2].seconds > 0
-    finally:
-        stop.set()
-        thread.join(10)
-    assert not thread.is_alive()
 
 
 def test_watch_rebuilds_a_deck_when_its_csv_or_its_template_changes(tmp_path):
@@ -62,28 +73,8 @@ def test_watch_rebuilds_a_deck_when_its_csv_or_its_template_changes(tmp_path):
 
     (tmp_path / "decks").mkdir()
     folder = new_game(Project(tmp_path / "decks"), "quiz")
-    rounds = []
-    stop = threading.Event()
-    thread = threading.Thread(
-        target=watch,
-        kwargs=dict(
-            project=Project(tmp_path / "decks"),
-            out_dir=tmp_path / "build",
-            profiles=["printer"],
-            on_round=rounds.append,
-            stop=stop,
-        ),
-    )
-    thread.start()
-
-    def wait_for(count):
-        deadline = time.monotonic() + 60
-        while len(rounds) < count and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(rounds) >= count, rounds
-
-    try:
-        wait_for(1)
+    with watching(tmp_path / "decks", tmp_path / "build") as wait_for:
+        rounds = wait_for(1)
         assert sorted(rounds[0].written) == ["quiz/printer/roles.pdf", "quiz/printer/trivia.pdf"]
         time.sleep(0.05)
         with (folder / "cards.csv").open("a", encoding="utf-8") as out:
@@ -96,7 +87,3 @@ def test_watch_rebuilds_a_deck_when_its_csv_or_its_template_changes(tmp_path):
         wait_for(3)
         assert rounds[2].changed == ["decks/quiz/templates/trivia.yaml"]
         assert rounds[2].written == ["quiz/printer/trivia.pdf"]
-    finally:
-        stop.set()
-        thread.join(10)
-    assert not thread.is_alive()
