@@ -5,7 +5,7 @@ the pnp-a4 profile in one process, and a floor: a plain ReportLab script drawing
 sheets of the same cards (a band in the category's colour with its name, the question
 wrapped to the card, the answer upside down at the bottom, the backs with the game's
 name, crop marks). Prints medians of several runs (with min and max), deckforge's peak
-memory, and the ratio to the floor; the target is at most 2 × the floor.
+memory, and the ratio of processor times to the floor's; the target is at most 2 ×.
 
 The machine is shared and noisy: read medians and ratios, not single runs.
 """
@@ -131,22 +131,27 @@ def main() -> None:
     here = str(Path(__file__).resolve().parent)
     with tempfile.TemporaryDirectory() as scratch:
         folder = project(Path(scratch))
-        times, peaks, floors = [], [], []
+        times, cpus, peaks, floors, floor_cpus = [], [], [], [], []
         for _ in range(RUNS):
             args = ["build", "--profile", "pnp-a4", "--out", str(folder / "build")]
-            wall, rss = peak_rss(deckforge(*args, "--force", "--quiet", "--jobs", "1"), folder)
+            wall, cpu, rss = peak_rss(deckforge(*args, "--force", "--quiet", "--jobs", "1"), folder)
             times.append(wall)
+            cpus.append(cpu)
             peaks.append(rss)
-            floor, _ = peak_rss(
+            floor, floor_cpu, _ = peak_rss(
                 [PYTHON, "-c", FLOOR, str(CARDS), str(folder / "floor.pdf"), here], folder
             )
             floors.append(floor)
+            floor_cpus.append(floor_cpu)
         print(f"{CARDS:,} trivia cards from a CSV file, pnp-a4:")
-        t = summary("deckforge (one process, like the floor)", times)
+        summary("deckforge (one process, like the floor)", times)
+        c = summary("deckforge, processor time", cpus)
         summary("deckforge peak RSS", peaks, "MB")
-        f = summary("floor (plain ReportLab)", floors)
-        ratio = t / f
-        print(f"  {'ratio to the floor':<46} {ratio:8.2f} ×")
+        summary("floor (plain ReportLab)", floors)
+        f = summary("floor, processor time", floor_cpus)
+        # Processor time, as for the place decks: the machine's cores are shared.
+        ratio = c / f
+        print(f"  {'ratio to the floor (processor time)':<46} {ratio:8.2f} ×")
         met = "met" if ratio <= 2 else "NOT MET"
         print(f"  {'10,000 CSV cards, pnp-a4: at most 2 × the floor':<56} {ratio:>7.2f} ×  {met}")
 
