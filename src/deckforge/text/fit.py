@@ -282,19 +282,32 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
     return lambda size: _wrap_marked(measured, width, size, style.max_lines)
 
 
-@lru_cache(maxsize=8)
-def _glyph_heights(path: str) -> dict[int, tuple[int, int]]:
-    """The lowest and highest point of each character's glyph in a font, in font units."""
-    from fontTools.ttLib import TTFont as FTFont
+class _Heights:
+    """The lowest and highest point of each character's glyph in a font, in font units,
+    read from the font when first asked for: a build uses a few hundred of its glyphs."""
 
-    font = FTFont(path, lazy=True)
-    glyf = font["glyf"]
-    heights = {}
-    for code, name in font.getBestCmap().items():
-        glyph = glyf[name]
-        if glyph.numberOfContours:
-            heights[code] = (glyph.yMin, glyph.yMax)
-    return heights
+    def __init__(self, path: str) -> None:
+        from fontTools.ttLib import TTFont as FTFont
+
+        font = FTFont(path, lazy=True)
+        self.glyf = font["glyf"]
+        self.cmap = font.getBestCmap()
+        self.known: dict[int, tuple[int, int]] = {}
+
+    def get(self, code: int) -> tuple[int, int]:
+        """(lowest, highest) of the character's glyph; (0, 0) for none or a blank one."""
+        found = self.known.get(code)
+        if found is None:
+            name = self.cmap.get(code)
+            glyph = self.glyf[name] if name is not None else None
+            found = (glyph.yMin, glyph.yMax) if glyph and glyph.numberOfContours else (0, 0)
+            self.known[code] = found
+        return found
+
+
+@lru_cache(maxsize=8)
+def _glyph_heights(path: str) -> _Heights:
+    return _Heights(path)
 
 
 def ink_extent(lines: tuple[Line, ...], weight: str, size: float) -> tuple[float, float]:
@@ -308,7 +321,7 @@ def ink_extent(lines: tuple[Line, ...], weight: str, size: float) -> tuple[float
                 continue
             heights = _glyph_heights(str(paths[run.font]))
             for ch in run.text:
-                low, high = heights.get(ord(ch), (0, 0))
+                low, high = heights.get(ord(ch))
                 if index == 0:
                     top = max(top, high * size / 1000.0)
                 if index == -1 or len(lines) == 1:
