@@ -21,11 +21,14 @@ help:
 # Installing is most of a fresh clone's first `make print`: pip resolves and unpacks the
 # dependencies one at a time, uv (an installer made for it) in parallel, in a fraction
 # of the time. uv is put into the environment with the pip it comes with; where that
-# cannot be done, pip installs everything as before.
+# cannot be done, pip installs everything as before. Like pip, uv is asked to compile the
+# dependencies' bytecode: where PYTHONDONTWRITEBYTECODE is set, every process would
+# otherwise compile ReportLab and the rest from source again.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	($(BIN)/python -m pip install --quiet uv \
-		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python -e '.[test]') \
+		&& $(BIN)/python -m uv pip install --quiet --compile-bytecode --python $(BIN)/python \
+			-e '.[test]') \
 		|| $(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

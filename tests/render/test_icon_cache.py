@@ -125,3 +125,35 @@ def test_only_plain_drawing_operators_are_kept():
     assert not icon_cache.only_drawing(["/GS0 gs"])
     assert not icon_cache.only_drawing(["BT", "(x) Tj", "ET"])
     assert not icon_cache.only_drawing(["1 2 m", "1e5 3 l"])
+
+
+def test_a_build_that_draws_no_icon_does_not_read_the_cache(cache, tmp_path, caplog):
+    # Reading the file costs more than the rest of a small build's start-up: a deck of
+    # cards without icons leaves it unread (a damaged file is neither reported nor
+    # replaced), and the first icon a build draws reads it.
+    decks = tmp_path / "plain" / "decks" / "plain"
+    decks.mkdir(parents=True)
+    (decks / "places.yaml").write_text(
+        "kind: places\ncategories:\n  - {id: home, name: Home, colour: '#3366AA'}\nplaces:\n"
+        + "".join(f"  - {{id: p{n}, name: Place {n}, category: home}}\n" for n in range(9))
+    )
+    (decks / "edition.yaml").write_text(
+        "kind: edition\nid: plain\ngame: plain\ntitle: Plain\nlocale: en\n"
+        "decks:\n  - {id: places, source: places.yaml, size: poker, back: Place}\n"
+    )
+    path = icon_cache.cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps({}))
+    for jobs in ("1", "2"):
+        with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+            icon_cache.ICON_CODE.clear()
+            args = ["--decks", str(decks.parent), "build", "--out", str(tmp_path / "out")]
+            assert main([*args, "--profile", "pnp-a4", "--force", "--quiet", "--jobs", jobs]) == 0
+        assert caplog.records == [] and path.read_bytes() == pickle.dumps({})
+    with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+        icon_cache.begin()
+        assert icon_cache.fetch(("1F333", None)) is None  # not in the file: to be made
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: the icon cache is damaged (it is not a deckforge icon cache); "
+        "making the icons again"
+    ]

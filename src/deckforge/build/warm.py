@@ -26,13 +26,16 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
     ``jobs`` processes, and load them into this process. With one process nothing is
     made ahead: faces and icons are made as the cards need them."""
     editions, profiles = list(editions), list(profiles)
-    icon_cache.load()
+    icon_cache.begin()
+    codes = _icons(editions)
+    if codes:
+        icon_cache.load()  # here, so that the workers forked next share what it read
     if jobs <= 1:
         return
     # Both families, whatever the editions' languages: the face lines are drawn in
     # (text.lineface) is made from both.
     instances = fonts.missing()
-    batches = _icon_batches(_icons(editions), profiles)
+    batches = _icon_batches(codes, profiles)
     if len(instances) + len(batches) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor

@@ -8,7 +8,10 @@ hundreds of icons, so each icon is made once and kept:
   claims it and makes it, and any other that needs it meanwhile waits for it instead of
   making it too; the parent collects what the workers made;
 * across builds, in one file in the cache folder, written once at the end of a build
-  (:func:`save`) and read once before the workers start (:func:`load`).
+  (:func:`save`) and read once: before the workers start if the cards show icons
+  (:func:`load`), otherwise when the first icon is wanted. Reading it costs a tenth of
+  a second, more than the rest of a small build's start-up, so a build that draws no
+  icon never reads it (:func:`begin`).
 
 The file is data, never code: a header naming the format, the SHA-256 of the rest, and
 zlib-compressed JSON of each icon's size and operators. Reading it runs nothing: each
@@ -65,6 +68,8 @@ _log = logging.getLogger(__name__)
 _unsaved = False
 #: The folder where a build's workers claim icons and leave what they made.
 _stage: Path | None = None
+#: Whether this process has read the file on disk (:func:`load`) since :func:`begin`.
+_loaded = False
 
 
 class Damaged(ValueError):
@@ -84,10 +89,20 @@ def remember(key: Key, drawing: Drawing | None) -> None:
         write_atomic(_stage / f"{_name(key)}.json", json.dumps(entry))
 
 
+def begin() -> None:
+    """A build starts: the file on disk is read again, when an icon is first wanted
+    (or by :func:`load`)."""
+    global _loaded
+    _loaded = False
+
+
 def missing(codes: Iterable[str], colour: str | None = None) -> list[str]:
     """The icons among ``codes`` that this process has no drawing of, in RGB or (given
     its converter's key) in CMYK."""
-    return sorted({code for code in codes if (code, colour) not in ICON_CODE})
+    codes = set(codes)
+    if codes and not _loaded:
+        load()
+    return sorted(code for code in codes if (code, colour) not in ICON_CODE)
 
 
 def keep(made: Iterable[tuple[str, Drawing | None]], colour: str | None = None) -> None:
@@ -102,6 +117,9 @@ def fetch(key: Key) -> Drawing | None:
     """An icon's drawing if this process has it or another worker of the build makes
     it; None when this process is to make it (and then :func:`remember` it)."""
     found = ICON_CODE.get(key)
+    if found is None and not _loaded:
+        load()
+        found = ICON_CODE.get(key)
     if found is not None or _stage is None:
         return found
     claim = _stage / f"{_name(key)}.claim"
@@ -247,7 +265,8 @@ def only_drawing(ops: Sequence[str]) -> bool:
 def load() -> None:
     """The icon drawings made by earlier builds, into this process's table (before a
     build's workers fork, so that they share them). A damaged file is not used."""
-    global _unsaved
+    global _unsaved, _loaded
+    _loaded = True
     path = cache_path()
     try:
         data = path.read_bytes()
