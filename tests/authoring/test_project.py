@@ -47,6 +47,19 @@ def test_init_makes_a_project_that_validates_and_whose_editor_finds_the_schemas(
     assert capsys.readouterr().out.startswith("ok: 1 edition(s)")
 
 
+def test_the_example_a_project_starts_from_builds_without_a_warning(tmp_path, capsys):
+    # A starter project is clean: the rule of how many places Guess the Mess deals is
+    # not applied to a game without mess cards.
+    assert _init(tmp_path / "game") == 0
+    decks = str(tmp_path / "game" / "decks")
+    capsys.readouterr()
+    out = str(tmp_path / "build")
+    assert main(["--decks", decks, "build", "--out", out, "--profile", "pnp-a4"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "warning" not in captured.out
+    assert (tmp_path / "build" / "example-en" / "pnp-a4" / "places.pdf").is_file()
+
+
 def test_init_again_updates_the_schemas_and_leaves_the_users_files(tmp_path):
     assert _init(tmp_path, "--from", "gomaneh-fa") == 0
     votes = tmp_path / "decks" / "gomaneh" / "votes.yaml"

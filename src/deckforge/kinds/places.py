@@ -15,7 +15,7 @@ from deckforge.model import Art, Text
 from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
-#: Places one game uses without repeats: six rounds of eight places.
+#: Places one game of Guess the Mess uses without repeats: six rounds of eight places.
 PLACES_FOR_A_GAME = 48
 
 
@@ -61,7 +61,9 @@ class Places(DeckKind):
                 )
         yield from art_problems(source, self.art(data), checked.root)
         count = self.count(source, checked)
-        if count < PLACES_FOR_A_GAME:
+        # Only Guess the Mess (places hinted at by mess cards) deals places in rounds; a
+        # places deck of another game, such as a new project's example, has no such rule.
+        if count < PLACES_FOR_A_GAME and checked.of_kind("mess"):
             yield Problem(
                 source.ref(("places",)),
                 f"{count} places; a game of six rounds deals eight places a round, so "
