@@ -1,5 +1,6 @@
 """A first build fills the caches before its workers start: the font instances its
-editions' scripts need and the drawings of the icons its cards show."""
+editions' scripts need and the drawings of the icons its cards show; what it makes is
+the same bytes whenever it is made."""
 
 from __future__ import annotations
 
@@ -12,29 +13,59 @@ from pathlib import Path
 
 from deckforge.render.pdf import icon_cache
 
-EXAMPLE = Path(icon_cache.__file__).parents[2] / "sources" / "games" / "example"
+GAMES = Path(icon_cache.__file__).parents[2] / "sources" / "games"
+EXAMPLE, GOMANEH = GAMES / "example", GAMES / "gomaneh"
 
 
-def test_a_first_build_cuts_the_fonts_and_draws_the_icons_its_cards_need(tmp_path):
-    shutil.copytree(EXAMPLE, tmp_path / "decks" / "example")
-    cache = tmp_path / "cache"
+def _build(project: Path, cache: Path, *args: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "deckforge", "build", "--jobs", "2", "--quiet"],
-        cwd=tmp_path,
+        [sys.executable, "-m", "deckforge", "build", "--jobs", "2", "--quiet", *args],
+        cwd=project,
         env={**os.environ, "DECKFORGE_CACHE": str(cache)},
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    # The Latin and Arabic faces (the line face is made from both), and the line faces.
-    fonts = {p.name.rsplit("-", 1)[0] for p in (cache / "fonts").glob("*.ttf")}
-    for family in ("NotoSans", "NotoSansArabic", "NotoSansArabicLatin"):
-        assert {f"{family}-Bold", f"{family}-Regular"} <= fonts
-    for font in (cache / "fonts").glob("NotoSans*-[RB]*.ttf"):
-        if font.name.startswith("NotoSansArabicLatin"):
-            continue  # made from the others, not cut
+
+
+def _faces(cache: Path) -> set[str]:
+    return {p.name.rsplit("-", 1)[0] for p in (cache / "fonts").glob("*.ttf")}
+
+
+def test_a_first_build_cuts_the_fonts_and_draws_the_icons_its_cards_need(tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path / "decks" / "example")
+    cache = tmp_path / "cache"
+    _build(tmp_path, cache)
+    # An English edition: the Latin faces only (the Arabic faces and the line faces made
+    # from both are for right-to-left editions).
+    assert {"NotoSans-Bold", "NotoSans-Regular"} <= _faces(cache)
+    assert not any(face.startswith("NotoSansArabic") for face in _faces(cache))
+    for font in (cache / "fonts").glob("NotoSans-*.ttf"):
         checksum = font.with_name(font.name + ".sha256").read_text().strip()
         assert hashlib.sha256(font.read_bytes()).hexdigest() == checksum
     (stored,) = cache.glob("icon-drawings-*.bin")
     codes = {code for code, colour in icon_cache.decode(stored.read_bytes()) if colour is None}
     assert {"1F333", "1F373", "1F3D6", "1F409", "1F3F0"} <= codes
+
+
+def test_a_first_build_of_a_persian_edition_makes_the_arabic_and_line_faces(tmp_path):
+    shutil.copytree(GOMANEH, tmp_path / "decks" / "gomaneh")
+    args = ("--edition", "gomaneh-fa", "--profile", "pnp-a4")
+    cold, again = tmp_path / "cold", tmp_path / "again"
+    _build(tmp_path, cold, *args, "--out", "first")
+    for family in ("NotoSans", "NotoSansArabic", "NotoSansArabicLatin"):
+        assert {f"{family}-Bold", f"{family}-Regular"} <= _faces(cold)
+    # Built from another empty cache, later: the same faces, byte for byte, and the
+    # same PDFs (nothing in them depends on when the faces were made); and the same
+    # PDFs from the cache the first build filled.
+    _build(tmp_path, again, *args, "--out", "second")
+    _build(tmp_path, cold, *args, "--out", "warm")
+    for font in (cold / "fonts").glob("*.ttf"):
+        assert font.read_bytes() == (again / "fonts" / font.name).read_bytes(), font.name
+    pdfs = sorted((tmp_path / "first").rglob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        mine = pdf.read_bytes()
+        for other in ("second", "warm"):
+            twin = tmp_path / other / pdf.relative_to(tmp_path / "first")
+            assert twin.read_bytes() == mine, twin

@@ -16,6 +16,7 @@ from deckforge.profiles import OutputIntent, Profile
 from deckforge.render import colour
 from deckforge.render.pdf import icon_cache, icon_maker
 from deckforge.text import fonts, lineface
+from deckforge.text.script import is_rtl_locale
 
 #: Icons a process draws at a time: small enough that the processes finish together.
 ICONS_A_TASK = 24
@@ -32,29 +33,42 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
         icon_cache.load()  # here, so that the workers forked next share what it read
     if jobs <= 1:
         return
-    # Both families, whatever the editions' languages: the face lines are drawn in
-    # (text.lineface) is made from both.
-    instances = fonts.missing()
+    # The Arabic faces, and the line faces made from both families (text.lineface), are
+    # made ahead for editions in a right-to-left language only: the odd Persian word in
+    # another edition has them made as it is drawn.
+    rtl = any(is_rtl_locale(edition.locale) for edition in editions)
+    families = tuple(fonts.FAMILIES) if rtl else ("latin",)
+    lines = lineface.missing() if rtl else []
+    # A line face is made in one process with the instances it is made from (the longest
+    # tasks, so they go first); the other instances are cut on their own.
+    chained = {fonts.instance_of(family, weight) for family in fonts.FAMILIES for weight in lines}
+    instances = [i for i in fonts.missing(families) if i not in chained]
     batches = _icon_batches(codes, profiles)
-    if len(instances) + len(batches) > 1:
+    if len(lines) + len(instances) + len(batches) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            faces = [pool.submit(lineface.make, weight) for weight in lines]
             cuts = [pool.submit(fonts.cut, instance) for instance in instances]
             drawn = [pool.submit(_draw, *batch) for batch in batches]
             for instance, cut in zip(instances, cuts, strict=True):
                 fonts.keep(instance, cut.result())
             for done in drawn:
                 icon_cache.keep(*done.result())
+            for made in faces:
+                made.result()
     else:
+        for weight in lines:
+            lineface.make(weight)
         for instance in instances:
             fonts.keep(instance, fonts.cut(instance))
         for batch in batches:
             icon_cache.keep(*_draw(*batch))
-    fonts.register()
-    lineface.prepare(jobs)
+    fonts.register(families)
+    if rtl:
+        lineface.prepare(jobs)
 
 
 #: A batch of icons to draw: their codes, and the colours of a CMYK profile (None: RGB).

@@ -39,7 +39,7 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 from deckforge.text import fonts
 
 #: Bump when the way the face is made changes, so cached files are remade.
-_VERSION = 1
+_VERSION = 2
 
 #: Characters that draw nothing: the face gives them empty glyphs of no width.
 FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
@@ -134,7 +134,9 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
     from fontTools.ttLib import TTFont as FTFont
     from fontTools.ttLib.tables._g_l_y_f import Glyph
 
-    font = FTFont(arabic)
+    # The Arabic instance's own date stays in 'head' (as in the instances): the face, and
+    # the PDFs embedding it, are then the same bytes wherever and whenever made.
+    font = FTFont(arabic, recalcTimestamp=False)
     other = FTFont(latin)
     glyf, hmtx = font["glyf"], font["hmtx"]
     their_glyf, their_hmtx = other["glyf"], other["hmtx"]
@@ -216,17 +218,45 @@ def prepare(jobs: int) -> None:
             face(weight)
 
 
+def missing() -> list[str]:
+    """The shipped weights whose line face the cache lacks (each of them while a static
+    instance it is made from is not cut yet)."""
+    todo = []
+    for weight in (fonts.REGULAR, fonts.BOLD):
+        sources = [fonts.cached_path(fonts.instance_of(f, weight)) for f in ("arabic", "latin")]
+        if not all(path.exists() for path in sources) or not _target(weight, *sources).exists():
+            todo.append(weight)
+    return todo
+
+
+def make(weight: str) -> None:
+    """Make the line face of a shipped weight in the cache, and the static instances it
+    is made from, without registering it: for a process that makes it ahead of a build
+    (:mod:`deckforge.build.warm`)."""
+    arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
+    target = _target(weight, arabic.path, latin.path)
+    if not target.exists():
+        _make(arabic.path, latin.path, target, _ps_name(weight))
+
+
+def _ps_name(weight: str) -> str:
+    return f"NotoSansArabicLatin-{weight.title()}"
+
+
+def _target(weight: str, arabic: Path, latin: Path) -> Path:
+    """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
+    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())}".encode()
+    digest = hashlib.sha256(arabic.read_bytes() + latin.read_bytes() + recipe).hexdigest()[:16]
+    return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
+
+
 @cache
 def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     """The registered line face at a shipped weight (regular or bold), made on first
     use."""
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
-    ps_name = f"NotoSansArabicLatin-{weight.title()}"
-    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())}".encode()
-    digest = hashlib.sha256(
-        arabic.path.read_bytes() + latin.path.read_bytes() + recipe
-    ).hexdigest()[:16]
-    target = fonts.cache_dir() / "fonts" / f"{ps_name}-{digest}.ttf"
+    ps_name = _ps_name(weight)
+    target = _target(weight, arabic.path, latin.path)
     if not target.exists():
         _make(arabic.path, latin.path, target, ps_name)
     font = ttfonts.TTFont(ps_name, str(target))
