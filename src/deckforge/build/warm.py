@@ -18,7 +18,7 @@ from deckforge.render.pdf import icon_cache, icon_maker
 from deckforge.text import fonts, lineface
 from deckforge.text.script import is_rtl_locale
 
-#: Icons a process draws at a time: small enough that the processes finish together.
+#: Icon drawings a process makes at a time: few enough that the processes finish together.
 ICONS_A_TASK = 24
 
 
@@ -52,11 +52,12 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             faces = [pool.submit(lineface.make, weight) for weight in lines]
             cuts = [pool.submit(fonts.cut, instance) for instance in instances]
-            drawn = [pool.submit(_draw, *batch) for batch in batches]
+            drawn = [pool.submit(_draw, batch) for batch in batches]
             for instance, cut in zip(instances, cuts, strict=True):
                 fonts.keep(instance, cut.result())
             for done in drawn:
-                icon_cache.keep(*done.result())
+                for made, key in done.result():
+                    icon_cache.keep(made, key)
             for made in faces:
                 made.result()
     else:
@@ -65,32 +66,45 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
         for instance in instances:
             fonts.keep(instance, fonts.cut(instance))
         for batch in batches:
-            icon_cache.keep(*_draw(*batch))
+            for made, key in _draw(batch):
+                icon_cache.keep(made, key)
     fonts.register(families)
     if rtl:
         lineface.prepare(jobs)
 
 
-#: A batch of icons to draw: their codes, and the colours of a CMYK profile (None: RGB).
-Batch = tuple[list[str], tuple[OutputIntent, float] | None]
+#: The colours of a CMYK profile's icons (its output intent and ink limit); None: RGB.
+Inks = tuple[OutputIntent, float] | None
+#: A batch of icons to draw: for each colour, the codes to draw in it.
+Batch = list[tuple[list[str], Inks]]
 
 
 def _icon_batches(codes: set[str], profiles: list[Profile]) -> list[Batch]:
-    """The icons the cache lacks, in batches, for each colour the profiles print in."""
-    colours = {(p.output_intent, p.ink_limit) if p.cmyk else None for p in profiles}
-    batches: list[Batch] = []
-    for inks in sorted(colours, key=lambda c: c is not None):
-        key = None if inks is None else colour.converter(*inks).key
-        todo = icon_cache.missing(codes, key)
-        batches += [(todo[n : n + ICONS_A_TASK], inks) for n in range(0, len(todo), ICONS_A_TASK)]
-    return batches
+    """The icons the cache lacks, in batches, in each colour the profiles print in. An
+    icon's drawings in every colour are in one batch: the process that makes them reads
+    and parses its SVG (two thirds of the cost) once."""
+    colours = sorted(
+        {(p.output_intent, p.ink_limit) if p.cmyk else None for p in profiles},
+        key=lambda c: c is not None,
+    )
+    todo = {
+        inks: set(icon_cache.missing(codes, None if inks is None else colour.converter(*inks).key))
+        for inks in colours
+    }
+    every = sorted(set().union(*todo.values()))
+    size = max(1, ICONS_A_TASK // max(1, len(colours)))
+    chunks = [every[n : n + size] for n in range(0, len(every), size)]
+    return [[([c for c in chunk if c in todo[inks]], inks) for inks in colours] for chunk in chunks]
 
 
-def _draw(codes: list[str], inks: tuple[OutputIntent, float] | None):
-    """A batch's drawings, and the colour key they are kept under."""
-    converter = None if inks is None else colour.converter(*inks)
-    made = icon_maker.drawings(codes, converter)
-    return made, None if converter is None else converter.key
+def _draw(batch: Batch) -> list[tuple[list, str | None]]:
+    """A batch's drawings in each colour, with the colour key they are kept under."""
+    drawn = []
+    for codes, inks in batch:
+        converter = None if inks is None else colour.converter(*inks)
+        made = icon_maker.drawings(codes, converter)
+        drawn.append((made, None if converter is None else converter.key))
+    return drawn
 
 
 def _icons(editions: list[Edition]) -> set[str]:
