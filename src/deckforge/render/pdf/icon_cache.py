@@ -1,7 +1,8 @@
 """Icons' drawing operators: made once, shared by a build's processes, kept on disk.
 
-Turning an OpenMoji SVG into PDF operators takes a few milliseconds; a deck draws
-hundreds of icons, so each icon is made once and kept:
+Turning an OpenMoji SVG into PDF operators takes about a millisecond (ten through
+svglib, for the few icons :mod:`.icon_ops` does not draw); a deck draws hundreds of
+icons, so each icon is made once and kept:
 
 * in this process, for every file it renders (:data:`ICON_CODE`);
 * across a build's worker processes (:func:`shared`): the first worker to need an icon
@@ -52,7 +53,7 @@ ICON_CODE: dict[Key, Drawing] = {}
 #: The first line of a cache file, and the format of what follows it. Bump the format
 #: when the operators made for an icon change, so that old files are not used.
 MAGIC = b"deckforge icon drawings\n"
-FORMAT = 5
+FORMAT = 6
 #: How long a worker waits for an icon another worker claimed before making it itself.
 WAIT_SECONDS = 60.0
 

@@ -35,7 +35,7 @@ from deckforge.layout.ops import (
     Use,
 )
 from deckforge.render.colour import Converter
-from deckforge.render.pdf import adapter, icon_cache
+from deckforge.render.pdf import adapter, icon_cache, icon_ops
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
 from deckforge.text import fonts
@@ -50,8 +50,8 @@ def _cmyk_art(path: str, converter: Converter) -> ImageReader:
 
 
 @lru_cache(maxsize=1024)
-def _cmyk_icon(code: str, converter: Converter):
-    return converter.drawing(icons.drawing(code))
+def _icon_drawing(code: str, converter: Converter | None):
+    return icons.drawing(code) if converter is None else converter.drawing(icons.drawing(code))
 
 
 @lru_cache(maxsize=256)
@@ -287,16 +287,18 @@ class Painter:
         return form, width, height
 
     def make_icon(self, form: str, code: str) -> tuple[float, float, tuple[str, ...]]:
-        """Draw an icon from its SVG into its form; its size and the operators drawn."""
-        if self.converter is not None:
-            drawing = _cmyk_icon(code, self.converter)
-        else:
-            drawing = icons.drawing(code)
-        with self.defining(form, (0, 0, drawing.width, drawing.height)):
-            start = len(self.code)
-            self.drawing(drawing)
-            made = tuple(self.code[start:])
-        return drawing.width, drawing.height, made
+        """Draw an icon from its SVG (through svglib if :mod:`.icon_ops` does not draw it)
+        into its form; its size and the operators drawn."""
+        made = icon_ops.made(code, self.converter)
+        if made is None:
+            drawing = _icon_drawing(code, self.converter)
+            with self.defining(form, (0, 0, drawing.width, drawing.height)):
+                start = len(self.code)
+                self.drawing(drawing)
+                return drawing.width, drawing.height, tuple(self.code[start:])
+        with self.defining(form, (0, 0, made[0], made[1])):
+            self.code.extend(made[2])
+        return made
 
     def icon(self, op: Icon) -> None:
         form, w, h = self.icon_form(op.name)
