@@ -6,11 +6,14 @@ are used, so that a path drawn here has the points it has drawn through svglib.
 
 from __future__ import annotations
 
-from svglib.utils import (
-    bezier_arc_from_end_points,
-    convert_quadratic_to_cubic_path,
-    normalise_svg_path,
-)
+
+def _svglib():
+    """svglib's path helpers, imported when a path is first drawn: importing svglib
+    (and with it ReportLab's graphics and platypus) would cost every build 0.1 s of
+    start-up, those that draw no icon too."""
+    from svglib import utils
+
+    return utils
 
 
 class Unsupported(ValueError):
@@ -76,7 +79,7 @@ def path(d: str) -> list[str] | None:
     """The operators of a path's ``d`` (None if it draws nothing); :class:`Unsupported`
     for one svglib cannot read."""
     try:
-        parts = normalise_svg_path(d)
+        parts = _svglib().normalise_svg_path(d)
     except (ValueError, IndexError):
         raise Unsupported("a path svglib cannot read") from None
     pen = _Pen()
@@ -119,7 +122,7 @@ def _step(pen: _Pen, op: str, nums: list[float]) -> None:
         if abs(rx) <= 1e-10 or abs(ry) <= 1e-10:
             pen.line(xn, yn)
             return
-        for _, _, x1, y1, x2, y2, xe, ye in bezier_arc_from_end_points(
+        for _, _, x1, y1, x2, y2, xe, ye in _svglib().bezier_arc_from_end_points(
             x, y, rx, ry, phi, int(large), int(sweep), xn, yn
         ):
             pen.curve(x1, y1, x2, y2, xe, ye)
@@ -130,7 +133,9 @@ def _step(pen: _Pen, op: str, nums: list[float]) -> None:
         else:
             qx, qy = quad if quad is not None else (x, y)
             x1, y1, xn, yn = 2 * x - qx, 2 * y - qy, nums[0] + dx, nums[1] + dy
-        _, (c1x, c1y), (c2x, c2y), _ = convert_quadratic_to_cubic_path((x, y), (x1, y1), (xn, yn))
+        _, (c1x, c1y), (c2x, c2y), _ = _svglib().convert_quadratic_to_cubic_path(
+            (x, y), (x1, y1), (xn, yn)
+        )
         pen.curve(c1x, c1y, c2x, c2y, xn, yn)
         pen.control, pen.quad = None, (x1, y1)
     elif kind == "Z":
