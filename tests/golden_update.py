@@ -1,0 +1,47 @@
+"""Write the golden renders again: ``make golden`` runs this after a change that is meant
+to change the look. It builds every shipped edition and the game 'deckforge new game'
+makes, renders the pinned pages into ``tests/golden/`` and removes the goldens of pages
+no longer built. Look at what changed (``git status``, the images) before committing."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from deckforge.cli import main
+from golden_pages import GOLDEN, NEW_GAME, build_new_game, files, golden_path, pages, render
+
+DECKS = Path(__file__).resolve().parents[1] / "decks"
+
+
+def _write(built: Path, entries: list[dict], folder: Path) -> set[Path]:
+    written = set()
+    for entry in files(entries):
+        for page in pages(entry):
+            path = golden_path(entry, page, folder)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            render(built, entry, page).save(path, format="PNG", optimize=True)
+            written.add(path)
+    return written
+
+
+def update() -> int:
+    """Regenerate every golden; the number of files written."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "shipped"
+        if main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) != 0:
+            raise SystemExit("the shipped editions do not build")
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        written = _write(out, manifest["outputs"], GOLDEN)
+        game = Path(scratch) / "new-game"
+        game.mkdir()
+        written |= _write(*build_new_game(game), NEW_GAME)
+    for stale in set(GOLDEN.rglob("*.png")) - written:
+        stale.unlink()
+    return len(written)
+
+
+if __name__ == "__main__":
+    print(f"{update()} golden renders written into {GOLDEN}", file=sys.stderr)
