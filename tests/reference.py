@@ -13,7 +13,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 #: Mean absolute difference per channel (0–255) allowed between two engines' pixels.
@@ -21,9 +20,14 @@ TOLERANCE = 4.0
 #: A card must have pixels this far from grey (max − min channel) for a test to mean much.
 CHROMA = 60
 
-needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
-
 Box = tuple[float, float, float, float]
+
+
+def _pdftoppm() -> str:
+    """poppler's rasterizer; the tests need it (make test installs poppler-utils)."""
+    found = shutil.which("pdftoppm")
+    assert found, "poppler's pdftoppm is missing: install poppler-utils"
+    return found
 
 
 def _box(pdf: Path, page: int, which: str = "mediabox") -> Box:
@@ -65,7 +69,7 @@ def poppler(
     else:
         where = ["-r", str(dpi)]
     first = str(page + 1)
-    args = ["pdftoppm", "-png", *where, "-f", first, "-l", first, "-singlefile"]
+    args = [_pdftoppm(), "-png", *where, "-f", first, "-l", first, "-singlefile"]
     args += [str(shown), str(out)]
     subprocess.run(args, check=True, capture_output=True)
     image = Image.open(f"{out}.png").convert("RGB")
@@ -79,7 +83,7 @@ def all_pages(pdf: Path, dpi: float, tmp: Path) -> list[Image.Image]:
     out = tmp / "pages"
     out.mkdir(exist_ok=True)
     subprocess.run(
-        ["pdftoppm", "-png", "-r", str(dpi), str(own_colours(pdf, tmp)), str(out / "p")],
+        [_pdftoppm(), "-png", "-r", str(dpi), str(own_colours(pdf, tmp)), str(out / "p")],
         check=True,
         capture_output=True,
     )

@@ -6,11 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browser import Browser, find_chromium
-from reference import CHROMA, TOLERANCE, chroma, difference, needs_poppler, poppler, trim_box
-
-pytestmark = pytest.mark.skipif(
-    find_chromium() is None, reason="needs Chromium (make test installs Debian's chromium)"
-)
+from reference import CHROMA, TOLERANCE, chroma, difference, poppler, trim_box
 
 #: Every image of the page, made to load now (thumbnails load lazily, as they scroll into
 #: view), and whether it did: a broken image is complete with no natural width.
@@ -39,7 +35,7 @@ RECT = """(() => {
 def browser(tmp_path_factory):
     """A headless Chromium for this module."""
     chromium = find_chromium()
-    assert chromium is not None
+    assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
     opened = Browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
     yield opened
     opened.close()
@@ -66,7 +62,6 @@ def test_a_broken_image_is_seen(browser, preview):
     assert not browser.evaluate(IMAGES)[-1]["loaded"]
 
 
-@needs_poppler
 def test_a_deck_page_loads_every_thumbnail_in_the_pdf_colours(
     browser, preview, built, manifest, tmp_path
 ):

@@ -17,9 +17,8 @@ import pytest
 from PIL import Image
 
 from deckforge.render.raster import contact_sheet, export_png, export_tts
-from reference import CHROMA, TOLERANCE, chroma, difference, needs_poppler, poppler, trim_box
+from reference import CHROMA, TOLERANCE, chroma, difference, poppler, trim_box
 
-pytestmark = needs_poppler
 DPI = 50
 
 

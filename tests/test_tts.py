@@ -19,7 +19,7 @@ from PIL import Image
 
 from conftest import entry
 from deckforge.render.raster import Sheets, carry_out, read_deck, tts_plan
-from reference import TOLERANCE, all_pages, crop_points, difference, needs_poppler
+from reference import TOLERANCE, all_pages, crop_points, difference
 
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "tts-saved-object.schema.json").read_text(encoding="utf-8")
@@ -94,7 +94,6 @@ def test_a_base_url_replaces_the_local_paths(built, manifest, tmp_path):
     assert not Draft202012Validator(SCHEMA).is_valid({"ObjectStates": [{**state, "DeckIDs": []}]})
 
 
-@needs_poppler
 @pytest.mark.parametrize(("edition", "deck", "backs"), DECKS[:3])
 def test_every_face_in_the_sheets_is_its_card(built, manifest, tmp_path, edition, deck, backs):
     found, saved = _export(built, manifest, edition, deck, tmp_path, max_side=1536)
