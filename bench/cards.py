@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from floors import NINE_UP  # noqa: E402
 from run import PYTHON, RUNS, deckforge, peak_rss, summary  # noqa: E402
 
 CARDS = 10_000
@@ -58,18 +59,17 @@ def project(folder: Path) -> Path:
     return folder
 
 
-FLOOR = r"""
+FLOOR = (
+    NINE_UP
+    + r"""
 import sys
 sys.path.insert(0, sys.argv[3])
 from cards import CATEGORIES, row
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 cards, path = int(sys.argv[1]), sys.argv[2]
 W, H = 63.5 * 72 / 25.4, 88.9 * 72 / 25.4
-pw, ph = A4
 c = canvas.Canvas(path, pagesize=A4)
-left, bottom = (pw - 3 * W) / 2, (ph - 3 * H) / 2
 
 
 def face(x, y, n):
@@ -92,38 +92,21 @@ def face(x, y, n):
     c.restoreState()
 
 
-for start in range(0, cards, 9):
-    chunk = range(start, min(start + 9, cards))
-    for side in ("face", "back"):
-        for i, n in enumerate(chunk):
-            row_, col = divmod(i, 3)
-            if side == "back":
-                col = 2 - col
-            x, y = left + col * W, bottom + (2 - row_) * H
-            c.saveState()
-            p = c.beginPath()
-            p.rect(x, y, W, H)
-            c.clipPath(p, stroke=0, fill=0)
-            if side == "face":
-                face(x, y, n)
-            else:
-                c.setFillColorRGB(0.89, 0.34, 0.18)
-                c.rect(x, y, W, H, fill=1, stroke=0)
-                c.setFillColorRGB(1, 1, 1)
-                c.setFont("Helvetica-Bold", 16)
-                c.drawCentredString(x + W / 2, y + H / 2, "Quiz")
-            c.restoreState()
-        c.setLineWidth(0.25)
-        for k in range(4):
-            x = left + k * W
-            c.line(x, bottom + 3 * H + 3, x, bottom + 3 * H + 17)
-            c.line(x, bottom - 3, x, bottom - 17)
-            y = bottom + k * H
-            c.line(left - 3, y, left - 17, y)
-            c.line(left + 3 * W + 3, y, left + 3 * W + 17, y)
-        c.showPage()
+def card(side, x, y, n):
+    if side == "face":
+        face(x, y, n)
+    else:
+        c.setFillColorRGB(0.89, 0.34, 0.18)
+        c.rect(x, y, W, H, fill=1, stroke=0)
+        c.setFillColorRGB(1, 1, 1)
+        c.setFont("Helvetica-Bold", 16)
+        c.drawCentredString(x + W / 2, y + H / 2, "Quiz")
+
+
+nine_up(c, cards, W, H, card)
 c.save()
 """
+)
 
 
 def main() -> None:
