@@ -329,22 +329,24 @@ def ink_extent(lines: tuple[Line, ...], weight: str, size: float) -> tuple[float
     return top, bottom
 
 
-def _placed(lines: list, height: float, style: TextStyle, size: float, rtl: bool):
-    """The lines set at ``size``, their line height and their (ascent, descent) when
-    they fit ``height``; else None. A one-line right-to-left text measured as Latin
-    text (``latin_height``) counts the ink its glyphs really reach."""
+def _placed(
+    lines: list, height: float, style: TextStyle, size: float, rtl: bool
+) -> FittedText | None:
+    """The lines set at ``size`` when they fit ``height``; else None. A one-line
+    right-to-left text measured as Latin text (``latin_height``) counts the ink its
+    glyphs really reach."""
     ascent, descent = metrics(style.weight, size, rtl)
     line_height = size * style.leading * (1.15 if rtl else 1.0)
     if ascent - descent + (len(lines) - 1) * line_height <= height + 1e-6:
         set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
-        return set_lines, line_height, (ascent, descent)
+        return FittedText(set_lines, size, line_height, ascent, descent, rtl, style.align)
     if style.latin_height and rtl and len(lines) == 1:
         set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
         top, bottom = ink_extent(set_lines, style.weight, size)
         ascent, descent = metrics(style.weight, size, False)
         ascent, descent = max(ascent, top), min(descent, bottom)
         if ascent - descent <= height + 1e-6:
-            return set_lines, line_height, (ascent, descent)
+            return FittedText(set_lines, size, line_height, ascent, descent, rtl, style.align)
     return None
 
 
@@ -365,18 +367,9 @@ def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -
         except FitError as exc:
             last_error = str(exc)
         else:
-            placed = _placed(lines, height, style, size, rtl)
-            if placed is not None:
-                set_lines, line_height, (ascent, descent) = placed
-                return FittedText(
-                    lines=set_lines,
-                    size=size,
-                    line_height=line_height,
-                    ascent=ascent,
-                    descent=descent,
-                    rtl=rtl,
-                    align=style.align,
-                )
+            fitted = _placed(lines, height, style, size, rtl)
+            if fitted is not None:
+                return fitted
             last_error = f"needs {len(lines)} lines, too tall for its box"
         size = round(size - 0.5, 2)
     shown = text if len(text) <= 40 else text[:37] + "..."
