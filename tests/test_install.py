@@ -32,6 +32,8 @@ PACKAGE_DATA = [
     "sources/games/guess-the-mess/mess.yaml",
     "sources/games/guess-the-mess-fa/edition.yaml",
     "sources/games/gomaneh/pictures.yaml",
+    "authoring/new_game/cards.csv",
+    "authoring/new_game/templates/host-back.yaml",
 ]
 
 
@@ -110,14 +112,17 @@ def test_an_installed_deckforge_starts_builds_and_checks_a_project_anywhere(
     assert "build/" in (folder / ".gitignore").read_text()
     made = _user(installed, folder, "deckforge", "new", "edition", "mine", "--from", EN)
     assert made.returncode == 0, made.stderr
+    game = _user(installed, folder, "deckforge", "new", "game", "quiz")
+    assert game.returncode == 0, game.stderr
     checked = _user(installed, folder, "deckforge", "validate")
-    assert checked.returncode == 0 and checked.stdout.startswith("ok: 2 edition(s)"), checked
+    assert checked.returncode == 0 and checked.stdout.startswith("ok: 3 edition(s)"), checked
     built_here = _user(installed, folder, "deckforge", "build", "--profile", "pnp-a4")
     assert built_here.returncode == 0, built_here.stderr
     manifest = json.loads((folder / "build" / "manifest.json").read_text())["outputs"]
     decks = {(e["edition"], e.get("deck")): e for e in manifest if e["kind"] == "cards"}
     assert decks[("mine", "mess")]["cards"] == 400
     assert decks[("example-en", "places")]["cards"] == 6
+    assert decks[("quiz", "trivia")]["cards"] == 12
     # The new edition's Mess deck is the shipped game's: page for page what the
     # repository draws.
     ours = folder / "build" / "mine" / "pnp-a4" / "mess.pdf"

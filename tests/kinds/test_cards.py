@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.authoring.game import QUESTIONS, new_game
+from deckforge.authoring.game import new_game, questions
 from deckforge.build.pipeline import gather
 from deckforge.cli import main
 from deckforge.layout import cards as card_layout
@@ -80,7 +80,7 @@ def test_the_new_game_has_12_trivia_cards_and_4_role_cards(game):
     decks = _decks(game)
     _, trivia = decks["quiz", "trivia"]
     _, roles = decks["quiz", "roles"]
-    assert [card.id for card in trivia.cards] == [q[0] for q in QUESTIONS]
+    assert [card.id for card in trivia.cards] == [q[0] for q in questions()]
     assert len(roles.cards) == 4
 
 
@@ -248,7 +248,7 @@ def test_the_preview_shows_the_new_games_cards_as_printed(game, tmp_path):
     index = preview_site(out, tmp_path / "site")
     page = index.parent / "quiz" / "trivia.html"
     html = page.read_text(encoding="utf-8")
-    for _, question, _, _ in QUESTIONS:
+    for _, question, _, _ in questions():
         assert f'alt="{question}"' in html
     with Image.open(page.parent / "trivia" / "face-001-small.png") as small:
         shown = small.convert("RGB")
