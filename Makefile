@@ -75,6 +75,7 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/cards.py
+	$(BIN)/python bench/squib.py
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md
