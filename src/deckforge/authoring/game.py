@@ -7,13 +7,15 @@ deck's YAML, drawn from the shipped ``role`` template, whose backs are chosen by
 field: the hosts' cards have a back of the game's own (``templates/host-back.yaml``).
 
 The files are in ``new_game/`` beside this module, as a new game gets them but for
-``{name}``, ``{title}`` and ``{schemas}`` (the path to the project's schemas).
+``{name}`` and ``{title}``, and the schema each names in its first line, which points at
+the package's schemas there and at the project's in the game.
 """
 
 from __future__ import annotations
 
 import csv
 import os
+import re
 from pathlib import Path
 
 from deckforge import fsutil
@@ -22,6 +24,8 @@ from deckforge.sources.load import Project
 
 #: The files of a new game, as written into its folder.
 STARTER = Path(__file__).with_name("new_game")
+#: The folder part of a schema named in a YAML file's first line.
+_SCHEMA_FOLDER = re.compile(r"(?<=\$schema=)\S*/(?=[\w-]+\.schema\.json)")
 
 
 def title_of(name: str) -> str:
@@ -50,9 +54,10 @@ def new_game(project: Project, name: str) -> Path:
             continue
         target = folder / source.relative_to(STARTER)
         text = source.read_text(encoding="utf-8")
-        schemas = os.path.relpath(project.root / "schemas", target.parent)
-        for key, value in {**values, "{schemas}": schemas}.items():
+        for key, value in values.items():
             text = text.replace(key, value)
+        schemas = os.path.relpath(project.root / "schemas", target.parent).replace(os.sep, "/")
+        text = _SCHEMA_FOLDER.sub(f"{schemas}/", text, count=1)
         target.parent.mkdir(parents=True, exist_ok=True)
         fsutil.write_atomic(target, text)
     return folder
