@@ -71,8 +71,6 @@ class Printed:
     across: set[str] = field(default_factory=set)
     #: Phrases across the end of a list item's first line.
     after_label: set[str] = field(default_factory=set)
-    #: The first lines of paragraphs' parts that go on in another column or page.
-    continued: set[str] = field(default_factory=set)
 
 
 @dataclass

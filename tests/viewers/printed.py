@@ -34,8 +34,7 @@ def printed_files(decks: Path, profiles: list[str]) -> dict[str, Printed]:
         entry = output.entry
         printed = Printed(entry.locale, entry.kind)
         paragraphs: dict[tuple, list[str]] = {}
-        places: dict[tuple, tuple] = {}
-        for number, page in enumerate(output.document.pages):
+        for page in output.document.pages:
             texts: list[Text] = []
             for placement in page.placements:
                 _texts(placement.face, placement, texts)
@@ -51,11 +50,6 @@ def printed_files(decks: Path, profiles: list[str]) -> dict[str, Printed]:
                 tag = op.tag
                 if tag is not None and tag.path and tag.path[-1][0] in RUNNING and not tag.lang:
                     paragraphs.setdefault(tag.path, []).extend(lines)
-                    # A paragraph going on in another column (or on the next page).
-                    place = (number, round(op.x))
-                    if places.setdefault(tag.path, place) != place:
-                        printed.continued.add(lines[0])
-                        places[tag.path] = place
         printed.paragraphs = [" ".join(lines) for lines in paragraphs.values()]
         for path, lines in paragraphs.items():
             for index, (above, below) in enumerate(zip(lines, lines[1:], strict=False)):

@@ -341,3 +341,22 @@ def column_mark(width: float, weight: str, size: float) -> Line:
     stretch = width / size  # the mark's glyph is an em wide
     mark = Run(lineface.SPACER, face, 0.0, width, scale=stretch)
     return Line(logical="", runs=(mark,), width=width)
+
+
+def gutter_mark(rtl: bool) -> Line:
+    """A mark of no width to stand in the gutter between two columns, set as tall as
+    the columns: poppler alone reads it (a right-to-left mark in the face the text's
+    other marks are in; in left-to-right text a zero width space, the Latin face's one
+    empty format character).
+
+    poppler widens each block sideways over the blocks below it up to the nearest block
+    beside it, then reads a block first if it stands above another it overlaps. A folio
+    centred under the gutter let every block of both columns widen into the gutter, and
+    poppler read the two columns row by row: the part of a paragraph going on at the top
+    of the next column came out before the column it follows. A mark beside every block
+    of both columns stops that widening at the gutter."""
+    if rtl:
+        mark, face = RLM, lineface.face(fonts.REGULAR).name
+    else:
+        mark, face = "\u200b", fonts.face("latin", fonts.REGULAR).name
+    return Line(logical="", runs=(Run(mark, face, 0.0, 0.0),), width=0.0)

@@ -18,7 +18,7 @@ from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
 from deckforge.text import fonts
 from deckforge.text.fit import FittedText, TextStyle
-from deckforge.text.lines import column_mark, reaching_left
+from deckforge.text.lines import column_mark, gutter_mark, reaching_left
 from deckforge.text.script import is_rtl_locale, list_letter, number
 from deckforge.units import mm
 
@@ -215,8 +215,21 @@ class _Book:
                 *ops,
                 Text(margin, margin - mm(1), width, folio, colour, Tag(artifact="Pagination")),
             ]
+            if self.flow.columns > 1:
+                top = self.flow.first_top if index == 0 else sheet.h - margin
+                page_ops.append(self.gutter(top, self.flow.bottom))
             pages.append(sheet.page(tuple(page_ops), f"page {index + 1} of {total}"))
         return pages
+
+    def gutter(self, top: float, bottom: float) -> Text:
+        """The mark poppler alone reads in the gutter, from ``top`` down to ``bottom``
+        (see :func:`deckforge.text.lines.gutter_mark`)."""
+        mark = gutter_mark(self.rtl)
+        ascent, descent = fonts.ascent_descent(mark.runs[0].font, 1.0)
+        size = (top - bottom) / (ascent - descent)
+        fitted = FittedText((mark,), size, size, ascent * size, descent * size, self.rtl, "left")
+        x = self.margin + self.flow.column_w + self.flow.gutter / 2
+        return Text(x, top, 0.0, fitted, WHITE, Tag(artifact="Layout"))
 
 
 def rulebook(edition: Edition, book: Rulebook, profile: Profile) -> list[Page]:
