@@ -87,6 +87,27 @@ def test_mirrored_brackets_read_as_the_bracket_typed():
     assert fonts.width(first, lineface.face().name, 12) == fonts.width("(", "NotoSans-Regular", 12)
 
 
+def test_a_mark_ending_a_word_is_drawn_with_the_space_before_it():
+    # pdf.js left a space on both sides of such a mark, and its search failed.
+    line = set_line("بوفهٔ مدرسه", fonts.BOLD, 12, True)
+    text = "".join(run.text for run in line.runs)
+    alias = lineface.SPACED_MARKS["\u0654"]
+    assert alias in text and "\u0654" not in text and " " not in text
+    assert lineface.reads_as(ord(alias)) == " \u0654"
+    face = lineface.face(fonts.BOLD)
+    assert fonts.width(alias, face.name, 12) == fonts.width(" ", "NotoSans-Bold", 12)
+    # The glyph is the mark, moved right by the space's advance: where the mark stood
+    # when it was drawn after the space.
+    font = TTFont(face.path)
+    cmap = font.getBestCmap()
+    (component,) = font["glyf"][cmap[ord(alias)]].components
+    assert component.glyphName == cmap[0x0654]
+    assert (component.x, component.y) == (font["hmtx"][cmap[0x20]][0], 0)
+    # Stacked marks stay as they were.
+    stacked = "".join(r.text for r in set_line("مکانِّ رو", fonts.BOLD, 12, True).runs)
+    assert not set(stacked) & set(lineface.SPACED_MARKS.values())
+
+
 def test_latin_inside_persian_keeps_the_latin_faces_glyphs():
     line = set_line("کارت‌های Dixit", fonts.REGULAR, 12, True)
     assert all(run.font == lineface.face(fonts.REGULAR).name for run in line.runs)

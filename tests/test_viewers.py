@@ -110,16 +110,10 @@ def _pdfium_cannot(query: str, printed) -> bool:
 
 
 def _pdfjs_cannot(query: str, printed) -> bool:
-    # pdf.js also puts a space both before and after a mark that ends a word
-    # ("خرتوپرت ِ رو" for "خرت‌وپرتِ رو"), and reads a right-to-left list item's number
-    # after its first line (it joins a text standing left of the one before it without
-    # a space, so the number is drawn after its line): a phrase across that line's end
-    # has the number in it.
-    return (
-        bool(re.search("[\u064b-\u065f\u0670] ", query))
-        or _pdfjs_reads_otherwise(query)
-        or query in printed.after_label
-    )
+    # pdf.js also reads a right-to-left list item's number after its first line (it
+    # joins a text standing left of the one before it without a space, so the number is
+    # drawn after its line): a phrase across that line's end has the number in it.
+    return _pdfjs_reads_otherwise(query) or query in printed.after_label
 
 
 def _poppler_cannot(query: str, printed) -> bool:

@@ -17,6 +17,8 @@ today, the Latin face's own glyph and advance: a line draws exactly as before. B
   a bracket's mirror image while reading as the bracket (see :func:`drawn_as`): a line
   keeps each glyph it had when it was drawn in two fonts, and a ``(`` drawn as ``)`` in
   right-to-left text reads as ``(``;
+* a mark that ends a word before a space (a kasra of ezafe, a hamza above, a tanwin)
+  can be drawn together with that space as one glyph (see :data:`SPACED_MARKS`);
 * its /ToUnicode map (written by the PDF renderer, by :func:`reads_as`) reads each
   joined letter form as its base letter, so that copying and searching give the letters
   that were typed.
@@ -39,7 +41,7 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 from deckforge.text import fonts
 
 #: Bump when the way the face is made changes, so cached files are remade.
-_VERSION = 2
+_VERSION = 3
 
 #: Characters that draw nothing: the face gives them empty glyphs of no width.
 FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
@@ -78,7 +80,22 @@ def _aliases() -> dict[tuple[str, str, str], str]:
 
 
 ALIASES = _aliases()
+
+#: Marks drawn over a letter, in the order right-to-left lines are drawn: a word's last
+#: mark stands between the space left of it and its letter.
+MARKS = "\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652\u0654\u0655\u0670"
+
+#: For each mark, a glyph that draws a space and then the mark where the letter after
+#: the space stands, and reads as both. pdf.js leaves a zero-width mark that follows a
+#: space glyph out of the measuring of gaps: it put the space before the mark and
+#: another after it ("بوفه ٔ مدرسه"), so that its search found no phrase whose first
+#: word ends in a mark. A space glyph that carries the mark is a space to pdf.js (which
+#: then leaves the mark out, as its search does); PDFium and poppler read the space and
+#: the mark as before.
+SPACED_MARKS = {mark: chr(_ALIAS_BASE + len(ALIASES) + i) for i, mark in enumerate(MARKS)}
+
 _READS = {alias: reads for (_, _, reads), alias in ALIASES.items()}
+_READS.update({alias: " " + mark for mark, alias in SPACED_MARKS.items()})
 
 
 #: The file of each line face made in this process, by its name.
@@ -185,6 +202,7 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
         drawn = arabic_cmap.get(ord(char)) if family == "arabic" else mapping.get(ord(char))
         if drawn:
             mapping[ord(alias)] = drawn
+    _spaced_marks(font, mapping[ord(" ")], arabic_cmap, mapping)
     for table in font["cmap"].tables:
         if table.isUnicode():
             for code, name in mapping.items():
@@ -208,6 +226,32 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
     finally:
         if os.path.exists(temp):
             os.unlink(temp)
+
+
+def _spaced_marks(font, space: str, arabic_cmap: dict, mapping: dict) -> None:
+    """Add a glyph for each of :data:`SPACED_MARKS`: the mark, moved right by the space's
+    advance, with that advance (where it stood when drawn after the space)."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
+
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    advance = hmtx[space][0]
+    order = font.getGlyphOrder()
+    for mark, alias in SPACED_MARKS.items():
+        drawn = arabic_cmap.get(ord(mark))
+        if drawn is None:
+            continue
+        component = GlyphComponent()
+        component.glyphName, component.x, component.y, component.flags = drawn, advance, 0, 0
+        glyph = Glyph()
+        glyph.numberOfContours, glyph.components = -1, [component]
+        name = f"space.{drawn}"
+        glyf.glyphs[name] = glyph
+        glyph.recalcBounds(glyf)
+        hmtx.metrics[name] = (advance, getattr(glyph, "xMin", 0))
+        order.append(name)
+        mapping[ord(alias)] = name
+    font.setGlyphOrder(order)
+    glyf.glyphOrder = order
 
 
 def prepare(jobs: int) -> None:
@@ -245,7 +289,7 @@ def _ps_name(weight: str) -> str:
 
 def _target(weight: str, arabic: Path, latin: Path) -> Path:
     """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
-    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())}".encode()
+    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}".encode()
     digest = hashlib.sha256(arabic.read_bytes() + latin.read_bytes() + recipe).hexdigest()[:16]
     return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
 

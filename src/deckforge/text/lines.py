@@ -237,6 +237,10 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
         within = 0.0
         for index in indices:
             glyph = glyphs[index]
+            if own and _after_space(glyphs, index, runs, piece_face):
+                last = runs[-1]
+                runs[-1] = replace(last, text=last.text[:-1] + lineface.SPACED_MARKS[glyph.char])
+                continue
             if rtl and _mark_before(glyphs, index):
                 marks.append(Run(RLM, marker, offset + within - _MARK_GAP, 0.0))
             if own:
@@ -250,6 +254,18 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     close()
     logical = copied(logical, tuple(codes.values()))
     return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
+
+
+def _after_space(glyphs, index: int, runs: list[Run], face: str) -> bool:
+    """Whether glyph ``index`` is a word's one last mark, drawn right after the space
+    that ends the last run (in ``face``): the two are drawn as one glyph of the line face
+    (see :data:`deckforge.text.lineface.SPACED_MARKS`)."""
+    alias = lineface.SPACED_MARKS.get(glyphs[index].char)
+    if alias is None or index == 0 or glyphs[index - 1].char != " ":
+        return False
+    if index + 1 < len(glyphs) and glyphs[index + 1].char in lineface.SPACED_MARKS:
+        return False  # marks stacked on one letter stay as they are
+    return bool(runs) and runs[-1].font == face and runs[-1].text.endswith(" ")
 
 
 def _latin_line(logical: str, weight: str, size: float) -> Line | None:
