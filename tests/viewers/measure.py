@@ -67,9 +67,12 @@ class Printed:
     lines: list[str] = field(default_factory=list)
     paragraphs: list[str] = field(default_factory=list)
     #: Texts printed over more than one line, and the two-word phrases of the running
-    #: text whose words stand on different lines.
+    #: text whose words stand on different lines (each only if never printed on one).
     across: set[str] = field(default_factory=set)
-    #: Phrases across the end of a list item's first line.
+    #: Phrases across a page break: each engine searches page by page.
+    across_pages: set[str] = field(default_factory=set)
+    #: Phrases across the end of a first line that a marker (a list item's number, a
+    #: bullet) is drawn after.
     after_label: set[str] = field(default_factory=set)
 
 
