@@ -116,13 +116,15 @@ def _pdfium_cannot(query: str, printed) -> bool:
 
 
 def _pdfjs_cannot(query: str, printed) -> bool:
-    # pdf.js reads texts in the order they are drawn and joins a text to the one before it
-    # on its line, without a space when it stands further left (getTextContent:
-    # compareWithLastPosition flushes the item on a step back). A right-to-left list
-    # item's number, right of its first line, is drawn after that line (drawn before, it
-    # ran into the line's first word, ".۶هر", and the word was lost); so a phrase across
-    # the end of that line has the number in it. Drawn after the item's second line
-    # instead, PDFium lost more phrases than pdf.js found.
+    # pdf.js (4.10, getTextContent) starts a new text item at every change of font
+    # (setFont: flushTextContentItem), puts each item into reading order on its own, and
+    # joins the items in the order they are drawn, without a space after a step back to
+    # the left (compareWithLastPosition). A right-to-left list number or bullet is set in
+    # another face than its line, so it is an item of its own, read where it is drawn.
+    # Drawn before its line it ran into the line's first word (".۶هر") and the word was
+    # lost; drawn after the item's second line, PDFium lost more phrases than pdf.js
+    # found. It is drawn after its line, so a phrase across the end of that line has the
+    # number in it.
     return _pdfjs_reads_otherwise(query) or query in printed.after_label
 
 
