@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from deckforge.build import record as stored
 from deckforge.errors import WARNING, Problem, SourceRef
-from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular
+from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular, package_digest
 from deckforge.manifest import Entry
 from deckforge.versions import version
 
@@ -52,22 +52,9 @@ def toolchain() -> str:
     """The versions of everything that shapes an output, as one string."""
     import platform
 
-    parts = [f"python={platform.python_version()}", f"code={_own_code()}"]
+    parts = [f"python={platform.python_version()}", f"code={package_digest()}"]
     parts += [f"{name}={version(name) or '?'}" for name in _PACKAGES]
     return ";".join(parts)
-
-
-def _own_code() -> str:
-    """A hash of deckforge's own modules, profiles and templates: layout changes with the
-    code. Not of the shipped games' sources (``sources/games/``): they are an edition's
-    inputs like any other, and editing one rebuilds only what it changes."""
-    package = Path(__file__).parents[1]
-    games = package / "sources" / "games"
-    total = hashlib.sha256()
-    files = [*package.rglob("*.py"), *package.rglob("*.yaml")]
-    for path in sorted(p for p in files if not p.is_relative_to(games)):
-        total.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
-    return total.hexdigest()[:16]
 
 
 def fingerprint_of(digests: dict[str, str]) -> str:

@@ -29,6 +29,7 @@ from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
 from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
+from deckforge.sources.schema import save_checks
 
 #: Advice on an edition beyond its problems (lint), given its sources and model.
 Advice = Callable[[LoadedEdition, Edition], list[Problem]]
@@ -58,6 +59,7 @@ def gather(
         editions.append(edition)
         if advise:
             problems.extend(advise(loaded, edition))
+    save_checks()
     return editions, _unique(problems)
 
 

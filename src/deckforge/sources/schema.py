@@ -8,11 +8,18 @@ at the YAML line.
 Sources are first checked by the schemas compiled to Python (fastjsonschema), six
 times quicker than jsonschema on a large deck; only a source that fails that check
 is checked again by jsonschema, which reports every problem in it.
+
+Compiling a schema takes longer than checking a source of a few hundred cards with it
+(and a build's start-up, more than the rest of it): a memo in the cache folder keeps the
+digests of the sources that passed, each with what its check depended on (the schema,
+deckforge's code, the validators' versions), and a source found there is not checked
+again (:func:`save_checks` keeps the memo).
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -20,10 +27,10 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-import fastjsonschema
-
+from deckforge import fsutil
 from deckforge.errors import DeckforgeError, Problem
 from deckforge.sources.source import Source
+from deckforge.versions import version
 
 if TYPE_CHECKING:
     import jsonschema
@@ -126,6 +133,8 @@ def quick_check(name: str):
     """A function that raises at a source's first schema violation, compiled from the
     schema. The schemas use only keywords that mean the same in draft 7, the newest
     draft fastjsonschema compiles (a test checks both validators agree)."""
+    import fastjsonschema
+
     return fastjsonschema.compile({**inlined(name), "$schema": _DRAFT_7})
 
 
@@ -219,14 +228,30 @@ def _misspelt(error: jsonschema.ValidationError) -> bool:
 
 
 def schema_problems(source: Source, name: str, quick: bool = True) -> Iterator[Problem]:
-    """Every violation of a schema (by name) in a source, as problems at their YAML lines.
+    """Every violation of a schema (by name) in a source, as problems at their YAML lines;
+    none, without checking again, for a source that passed the same check before.
 
     ``quick=False`` goes straight to jsonschema: for a few small files (templates) whose
     schema takes the compiler half a second to build."""
+    key = _memo_key(source, name)
+    if key is not None and key in _passed():
+        return
+    found = False
+    for problem in _problems(source, name, quick):
+        found = True
+        yield problem
+    if not found and key is not None:
+        _passed()[key] = ""
+        _unsaved.add(key)
+
+
+def _problems(source: Source, name: str, quick: bool) -> Iterator[Problem]:
     if quick:
+        from fastjsonschema import JsonSchemaException
+
         try:
             quick_check(name)(source.data)
-        except fastjsonschema.JsonSchemaException:
+        except JsonSchemaException:
             pass
         else:
             return
@@ -249,3 +274,45 @@ def schema_problems(source: Source, name: str, quick: bool = True) -> Iterator[P
         best = _best(error)
         message, _ = _message(best)
         yield Problem(source.ref(tuple(best.absolute_path)), message)
+
+
+#: The memo of sources that passed their schema's check, in the cache folder.
+MEMO_NAME = "schema-checks.memo"
+#: Keys this process added to the memo and has not saved.
+_unsaved: set[str] = set()
+
+
+@cache
+def _passed() -> dict[str, str]:
+    """The memo's keys (what passed), read once."""
+    return fsutil.read_memo(MEMO_NAME)
+
+
+def _memo_key(source: Source, name: str) -> str | None:
+    """What a source's check stands for: its bytes and what checking them depends on;
+    None for a source not read from bytes."""
+    if not source.digest:
+        return None
+    return hashlib.sha256(f"{_schema_tag(name)}\0{source.digest}".encode()).hexdigest()
+
+
+@cache
+def _schema_tag(name: str) -> str:
+    """What a check by a schema depends on besides the source: the schema, the code that
+    turns bytes into data and checks it, and the validators."""
+    tools = ";".join(
+        f"{tool}={version(tool)}" for tool in ("fastjsonschema", "jsonschema", "pyyaml")
+    )
+    schema = json.dumps(inlined(name), sort_keys=True)
+    return f"{name};{fsutil.package_digest()};{tools};{schema}"
+
+
+def save_checks() -> None:
+    """Keep the sources that passed their checks in this process in the memo, for the
+    next run (with those kept before)."""
+    if not _unsaved:
+        return
+    kept = fsutil.read_memo(MEMO_NAME)
+    kept.update(dict.fromkeys(sorted(_unsaved), ""))
+    fsutil.write_memo(MEMO_NAME, kept)
+    _unsaved.clear()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -28,6 +27,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from deckforge import fsutil
 from deckforge.fsutil import read_regular, write_atomic
 from deckforge.versions import version
 
@@ -91,11 +91,8 @@ _INSTANCE_VERSION = 3
 
 
 def cache_dir() -> Path:
-    """Where static font instances are kept between runs."""
-    if "DECKFORGE_CACHE" in os.environ:
-        return Path(os.environ["DECKFORGE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "deckforge"
+    """Where static font instances are kept between runs (:func:`deckforge.fsutil.cache_dir`)."""
+    return fsutil.cache_dir()
 
 
 @dataclass(frozen=True)
@@ -269,13 +266,16 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
 
 
 @cache
-def face(family: str, weight: str = REGULAR) -> FontFace:
-    """The registered face of a family ('latin' or 'arabic') in a style (see STYLES), or
-    the face of a registered font file, whose 'arabic' family is the shipped one.
+def face(family: str, weight: str | None = None) -> FontFace:
+    """The registered face of a family ('latin' or 'arabic') in a style (see STYLES;
+    regular if not given), or the face of a registered font file, whose 'arabic' family
+    is the shipped one.
 
     A family without an italic font (Noto Sans Arabic: the Arabic script has no
     italic) gives its upright face of the same weight for the italic styles.
     """
+    if weight is None:
+        return face(family, REGULAR)  # the face read once, whether its style is named or not
     own = _FILE_FACES.get(weight)
     if own is not None:
         return own[0] if family == "latin" else face(family, own[1])
