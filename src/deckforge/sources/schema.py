@@ -24,7 +24,7 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckforge import fsutil
@@ -35,8 +35,9 @@ from deckforge.versions import version
 if TYPE_CHECKING:
     import jsonschema
 
-#: Where the schemas are: this package's ``schemas`` folder.
-_FOLDER = resources.files(__package__) / "schemas"
+#: Where the schemas are: this package's ``schemas`` folder (a folder of files, as
+#: profiles and templates are: importlib.resources would cost start-up its machinery).
+_FOLDER = Path(__file__).parent / "schemas"
 _SUFFIX = ".schema.json"
 
 
