@@ -15,8 +15,9 @@ import pytest
 from fontTools.misc.roundTools import otRound
 from fontTools.ttLib import TTFont
 from fontTools.varLib import instancer
+from reportlab.pdfbase import ttfonts as rl_ttfonts
 
-from deckforge.text import fonts
+from deckforge.text import fonts, kept
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
 DATA = Path(__file__).parent / "data" / "minimal"
@@ -222,3 +223,48 @@ def test_a_build_with_a_damaged_font_cache_warns_and_succeeds(cache, tmp_path, j
     assert hashlib.sha256(latin.read_bytes()).hexdigest() == (
         latin.with_name(latin.name + ".sha256").read_text().strip()
     )
+
+
+def _kept_path(cache) -> tuple[Path, Path]:
+    """The cached latin regular instance and the file of its kept metrics, made."""
+    fonts.face("latin", fonts.REGULAR)
+    path = fonts.cached_path(fonts.instance_of("latin", fonts.REGULAR))
+    return path, kept.path_for(path)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda raw: raw[: len(raw) // 2],  # cut short
+        lambda raw: raw + b"\0" * 8,  # longer than its tables
+        lambda raw: b"not kept metrics\n" + raw,
+        lambda raw: raw.replace(b'"unitsPerEm":1000', b'"unitsPerEm":"1000"'),
+        lambda raw: raw.replace(b'"digest":"', b'"digest":"0'),  # of other bytes
+        lambda raw: raw.replace(b'"codes":', b'"codes":1', 1),  # a table's size
+    ],
+)
+def test_damaged_kept_metrics_are_read_again_with_a_warning(cache, caplog, damage):
+    path, metrics = _kept_path(cache)
+    good = metrics.read_bytes()
+    metrics.write_bytes(damage(good))
+    fonts.face.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="deckforge.text.kept"):
+        face = fonts.face("latin", fonts.REGULAR)
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == [str(metrics)]
+    assert "; reading the font" in caplog.records[0].getMessage()
+    assert metrics.read_bytes() == good  # replaced by what ReportLab read
+    assert fonts.width("Kitchen", face.name, 10) > 0
+
+
+def test_kept_metrics_are_used_without_a_word(cache, caplog, monkeypatch):
+    _kept_path(cache)
+    fonts.face.cache_clear()
+
+    def refuse(self, charInfo=1):  # noqa: N803 - ReportLab's name
+        raise AssertionError("the font was parsed again")
+
+    monkeypatch.setattr(rl_ttfonts.TTFontFile, "extractInfo", refuse)
+    with caplog.at_level(logging.WARNING):
+        face = fonts.face("latin", fonts.REGULAR)
+    assert caplog.records == []
+    assert fonts.width("Kitchen", face.name, 10) > 0

@@ -29,6 +29,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import fsutil
 from deckforge.fsutil import read_regular, write_atomic
+from deckforge.text import kept
 from deckforge.versions import version
 
 REGULAR = "regular"
@@ -116,10 +117,24 @@ def instance_of(family: str, weight: str) -> Instance | None:
 @cache
 def _tag(source: Path) -> str:
     """What an instance's bytes depend on: the source font, the fontTools that cuts it
-    and the way it is cut."""
+    and the way it is cut. Hashing the source font (2 MB) took as long as the rest of
+    reading a face: the tag is kept in a memo, by the font's path, size and time."""
+    tools = f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}"
+    found = source.stat()
+    key = f"{source}\0{found.st_size}\0{found.st_mtime_ns}\0{tools}"
+    key = hashlib.sha256(key.encode()).hexdigest()
+    memo = fsutil.read_memo(_TAG_MEMO)
+    if len(memo.get(key, "")) == 16:
+        return memo[key]
     total = hashlib.sha256(source.read_bytes())
-    total.update(f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}".encode())
-    return total.hexdigest()[:16]
+    total.update(tools.encode())
+    memo[key] = total.hexdigest()[:16]
+    fsutil.write_memo(_TAG_MEMO, memo)
+    return memo[key]
+
+
+#: The memo of :func:`_tag`.
+_TAG_MEMO = "font-sources.memo"
 
 
 def cached_path(instance: Instance) -> Path:
@@ -177,6 +192,12 @@ def _store(path: Path, data: bytes) -> None:
 def _verified(path: Path) -> bytes | None:
     """The cached instance at ``path`` if it is there whole; None if it must be made
     (with a warning if a damaged one was found)."""
+    found = _checked(path)
+    return None if found is None else found[0]
+
+
+def _checked(path: Path) -> tuple[bytes, str] | None:
+    """The cached instance at ``path`` and its SHA-256, if it is there whole."""
     try:
         data = read_regular(path)
     except FileNotFoundError:
@@ -193,18 +214,20 @@ def _verified(path: Path) -> bytes | None:
     elif hashlib.sha256(data).hexdigest() != expected:
         problem = "it does not match its checksum: truncated or corrupt"
     else:
-        return data
+        return data, expected
     _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
     return None
 
 
-def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
+def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
+    """An instance's cached file, its bytes and their SHA-256 (cut if need be)."""
     path = cached_path(instance)
-    data = _verified(path)
-    if data is None:
+    found = _checked(path)
+    if found is None:
         data = cut(instance)
         _store(path, data)
-    return path, data
+        found = data, hashlib.sha256(data).hexdigest()
+    return path, *found
 
 
 #: Faces from font files a project names, by the key text styles give as their weight,
@@ -282,11 +305,10 @@ def face(family: str, weight: str | None = None) -> FontFace:
     instance = instance_of(family, weight)
     if instance is None:
         return face(family, upright(weight))
-    path, data = _bytes_of(instance)
-    # ReportLab reads the bytes that were checked, not the file again.
-    stream = io.BytesIO(data)
-    stream.name = str(path)
-    font = TTFont(instance.ps_name, stream)
+    path, data, digest = _bytes_of(instance)
+    # ReportLab reads the bytes that were checked, not the file again, and what it reads
+    # from them once (text.kept).
+    font = kept.load(instance.ps_name, path, data, digest)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)
