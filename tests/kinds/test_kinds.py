@@ -64,3 +64,21 @@ def test_a_new_kind_is_a_new_module(coasters, tmp_path):
     assert problems == [] and loaded is not None
     messages = [p.message for p in validate_edition(loaded)]
     assert "'coaster' is not a kind of deck; did you mean 'coasters'?" in messages
+
+
+def test_every_kind_is_in_the_module_named_after_it_and_looked_up_there_alone(monkeypatch):
+    for kind in all_kinds():
+        module = sys.modules[type(kind).__module__]
+        assert module.__name__ == f"deckforge.kinds.{kind.name.replace('-', '_')}"
+        assert module.KIND is kind
+    _clear()
+    monkeypatch.setattr(kinds, "_registry", lambda: pytest.fail("every kind imported"))
+    assert deck_kinds()["which-way"].name == "which-way"
+    assert component_kinds()["score-pad"].name == "score-pad"
+    assert kinds.kind_named("places").name == "places"
+    # Not kinds: a module without one, a kind of the other sort, what is not a name.
+    for name in ("edition", "score-pad", "../places", "Places", 3, None):
+        assert deck_kinds().get(name) is None
+    assert kinds.kind_named("edition") is None
+    monkeypatch.undo()
+    _clear()

@@ -10,7 +10,6 @@ from deckforge.build.plan import calibration_path, part_path
 from deckforge.errors import Problem
 from deckforge.fsutil import digest
 from deckforge.layout.cards import lay_out_deck
-from deckforge.layout.components import lay_out_component
 from deckforge.layout.impose import ImpositionError, impose
 from deckforge.layout.listing import card_listing
 from deckforge.layout.ops import Card, Document, Page
@@ -74,6 +73,9 @@ def part_output(
         kind, count, trim, found = "cards", len(cards), part.size_mm, []
         bleed = profile.bleed if profile.mode == "single" else 0.0
     else:
+        # Imported here: a build of cards alone never loads the components' layouts.
+        from deckforge.layout.components import lay_out_component
+
         kind, pages, found = lay_out_component(edition, part, profile)
         if not pages:
             return None, found

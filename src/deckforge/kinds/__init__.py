@@ -6,7 +6,9 @@ need to know of the kind: the schema its sources are checked against, the rules 
 schema can say, how the cards or the component are built from a validated source, the
 templates its cards are drawn from (:class:`Look`), what players call each card, and
 what lint advises on. The registry finds every module of this package that has a
-``KIND``, so a new kind is a new module here and its schema in ``sources/schemas/``.
+``KIND``, so a new kind is a new module here, named after the kind (``score-pad`` in
+``score_pad.py``: a kind is looked up by name in its module alone), and its schema in
+``sources/schemas/``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from deckforge.art import icons
 from deckforge.errors import Problem, SourceRef
@@ -24,6 +27,9 @@ from deckforge.model import Art, Deck, Edition, Text
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
+
+#: A sort of kind: of deck or of component.
+K = TypeVar("K", bound="Kind")
 
 
 @dataclass(frozen=True)
@@ -210,18 +216,47 @@ def all_kinds() -> tuple[Kind, ...]:
     return _registry()
 
 
+class _ByName(Mapping[str, K]):
+    """The kinds of one sort by name, in the order they are listed. A kind is in the
+    module named after it (``score-pad`` in ``score_pad.py``): looking one up imports
+    that module alone, so that a build imports the kinds its editions use."""
+
+    def __init__(self, sort: type[K]):
+        self._sort = sort
+
+    @cached_property
+    def _every(self) -> dict[str, K]:
+        return {k.name: k for k in _registry() if isinstance(k, self._sort)}
+
+    def __getitem__(self, name: str) -> K:
+        module = name.replace("-", "_") if isinstance(name, str) else ""
+        if module.isidentifier() and any((Path(p) / f"{module}.py").is_file() for p in __path__):
+            kind = getattr(importlib.import_module(f"{__name__}.{module}"), "KIND", None)
+            if isinstance(kind, self._sort) and kind.name == name:
+                return kind
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every)
+
+    def __len__(self) -> int:
+        return len(self._every)
+
+
 @cache
-def deck_kinds() -> dict[str, DeckKind]:
+def deck_kinds() -> Mapping[str, DeckKind]:
     """Every kind of deck, by name, in the order they are listed."""
-    return {k.name: k for k in _registry() if isinstance(k, DeckKind)}
+    return _ByName(DeckKind)
 
 
 @cache
-def component_kinds() -> dict[str, ComponentKind]:
+def component_kinds() -> Mapping[str, ComponentKind]:
     """Every kind of component, by name, in the order they are listed."""
-    return {k.name: k for k in _registry() if isinstance(k, ComponentKind)}
+    return _ByName(ComponentKind)
 
 
 def kind_named(name: str | None) -> Kind | None:
     """The kind of deck or component sources call ``name``, if there is one."""
-    return next((k for k in _registry() if k.name == name), None)
+    if not isinstance(name, str):
+        return None
+    return deck_kinds().get(name) or component_kinds().get(name)

@@ -122,11 +122,18 @@ def _output_intent(data: dict, path: Path) -> OutputIntent:
 @cache
 def all_profiles() -> dict[str, Profile]:
     """Every shipped profile by id."""
+    return _loaded(tuple(path.stem for path in sorted(FOLDER.glob("*.yaml"))))
+
+
+@cache
+def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
+    """The shipped profiles of these names (files that exist), by id; every problem in
+    any of them raised together."""
     from deckforge.sources.schema import schema_problems
 
     profiles: dict[str, Profile] = {}
     problems: list[_Problem] = []
-    for path in sorted(FOLDER.glob("*.yaml")):
+    for path in (FOLDER / f"{name}.yaml" for name in names):
         source, found = load_yaml(path, f"deckforge/profiles/{path.name}")
         problems.extend(found)
         if source is None:
@@ -170,11 +177,13 @@ def all_profiles() -> dict[str, Profile]:
 
 
 def select_profiles(names: list[str] | None) -> list[Profile]:
-    """Profiles to build: all, or those named."""
-    profiles = all_profiles()
+    """Profiles to build: all, or those named (only those are read)."""
     if not names:
-        return list(profiles.values())
-    unknown = [n for n in names if n not in profiles]
+        return list(all_profiles().values())
+    known = sorted(path.stem for path in FOLDER.glob("*.yaml"))
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise UsageError(f"no profile named '{unknown[0]}' (known: {', '.join(profiles)})")
-    return [profiles[n] for n in dict.fromkeys(names)]
+        raise UsageError(f"no profile named '{unknown[0]}' (known: {', '.join(known)})")
+    names = list(dict.fromkeys(names))
+    profiles = _loaded(tuple(sorted(names)))
+    return [profiles[n] for n in names]
