@@ -24,7 +24,13 @@ def run() -> int:
     import deckforge.cli.parser  # noqa: F401 - what main() uses, loaded before freezing
 
     gc.freeze()
-    return main()
+    code = main()
+    # The process ends here: what it made is freed as the interpreter exits (files are
+    # closed, exit handlers run) without the collections over every object it still
+    # holds that exiting runs, a sixth of a small build's processor time.
+    gc.disable()
+    gc.freeze()
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
