@@ -10,7 +10,6 @@ its RGB is tagged as sRGB by a /DefaultRGB colour space on every resource dictio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape as _escape
 
 #: The Info dictionary's /Producer, which the XMP repeats.
 PRODUCER = "ReportLab PDF Library - www.reportlab.com"
@@ -55,8 +54,11 @@ def output_intent(intent, profile_ref) -> dict:
 
 
 def escape(text: str) -> str:
-    """Text escaped for XML content (xml.sax.saxutils would import urllib and ssl)."""
-    return _escape(text, quote=False)
+    """Text escaped for XML content (xml.sax.saxutils would import urllib and ssl; html
+    is imported by the files that write XML metadata only)."""
+    from html import escape as html_escape
+
+    return html_escape(text, quote=False)
 
 
 def _date(ymdhms: tuple[int, ...]) -> str:
