@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import hashlib
 import json
-import logging
 import os
-import re
 import shutil
 import stat
 import tempfile
@@ -54,7 +51,30 @@ _STAGING_MARK = ".made-by-deckforge"
 JOURNAL_NAME = ".deckforge-publish.json"
 _JOURNAL_FORMAT = "deckforge-publish-1"
 
-_log = logging.getLogger(__name__)
+
+class Log:
+    """A module's logger, imported when something is first said: logging (with the
+    traceback and threading modules it imports) was a sixtieth of a small build, which
+    says nothing when nothing is wrong."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def warning(self, message: str, *args: object) -> None:
+        """Warn, as :meth:`logging.Logger.warning`."""
+        self._logger().warning(message, *args)
+
+    def debug(self, message: str, *args: object) -> None:
+        """Say what only debugging needs, as :meth:`logging.Logger.debug`."""
+        self._logger().debug(message, *args)
+
+    def _logger(self):
+        import logging
+
+        return logging.getLogger(self.name)
+
+
+_log = Log(__name__)
 
 
 class Busy(DeckforgeError):
@@ -201,96 +221,6 @@ def cache_dir() -> Path:
         return Path(os.environ["DECKFORGE_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "deckforge"
-
-
-#: The first line of a memo file (:func:`read_memo`), naming its format.
-_MEMO_MAGIC = "deckforge memo 1\n"
-#: A memo's line: a key, a space and a value, both lowercase hexadecimal digests.
-_MEMO_LINE = re.compile(r"([0-9a-f]{64}) ([0-9a-f]{0,64})")
-#: The most entries a memo keeps (the newest): a few hundred kilobytes at most.
-MEMO_ENTRIES = 4096
-
-
-def read_memo(name: str) -> dict[str, str]:
-    """A memo kept in the cache folder: what was worked out before, by the digest of
-    what it was worked out from. The file is data only, checked line by line: a file
-    that is missing, not regular, or has a line that is not two digests is no memo."""
-    try:
-        text = read_regular(cache_dir() / name, 130 * MEMO_ENTRIES + 64).decode("ascii")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    if not text.startswith(_MEMO_MAGIC):
-        return {}
-    memo = {}
-    for line in text[len(_MEMO_MAGIC) :].splitlines():
-        found = _MEMO_LINE.fullmatch(line)
-        if found is None:
-            _log.warning("%s: not a memo deckforge wrote; it is made again", cache_dir() / name)
-            return {}
-        memo[found[1]] = found[2]
-    return memo
-
-
-def write_memo(name: str, memo: dict[str, str]) -> None:
-    """Keep a memo (its newest entries, the last added) in the cache folder, atomically.
-    A cache that cannot be written only means the work is done again next time."""
-    lines = [f"{key} {value}\n" for key, value in list(memo.items())[-MEMO_ENTRIES:]]
-    try:
-        write_atomic(cache_dir() / name, _MEMO_MAGIC + "".join(lines))
-    except OSError as exc:
-        _log.debug("cannot keep %s in the cache: %s", name, exc)
-
-
-def tree_digest(folder: Path, suffixes: tuple[str, ...], skip: Path | None = None) -> str:
-    """A digest (16 hex digits) of the files under ``folder`` whose names end in one of
-    ``suffixes``, but not under ``skip``: their paths and contents. The files are read
-    only when one of them was added, removed, or changed size or time since the digest
-    was last worked out (kept in a memo in the cache folder)."""
-    found = sorted(_files_under(folder, suffixes, skip))
-    listing = hashlib.sha256(str(folder).encode())
-    for parts, size, mtime_ns in found:
-        listing.update(f"{'/'.join(parts)}\0{size}\0{mtime_ns}\0".encode())
-    key = listing.hexdigest()
-    memo = read_memo(_TREE_MEMO)
-    known = memo.get(key)
-    if known is not None and len(known) == 16:
-        return known
-    total = hashlib.sha256()
-    for parts, _, _ in found:
-        name = "/".join(parts)
-        total.update(name.encode() + (folder / name).read_bytes())
-    memo[key] = total.hexdigest()[:16]
-    write_memo(_TREE_MEMO, {k: v for k, v in memo.items() if len(v) == 16})
-    return memo[key]
-
-
-@functools.cache
-def package_digest() -> str:
-    """A digest of deckforge's own modules, profiles and templates (what turns sources
-    into outputs); not of the shipped games' sources (``sources/games/``), which are
-    inputs like any other."""
-    package = Path(__file__).parent
-    return tree_digest(package, (".py", ".yaml"), package / "sources" / "games")
-
-
-#: The memo of :func:`tree_digest`.
-_TREE_MEMO = "tree-digests.memo"
-
-
-def _files_under(
-    folder: Path, suffixes: tuple[str, ...], skip: Path | None, parts: tuple[str, ...] = ()
-) -> Iterator[tuple[tuple[str, ...], int, int]]:
-    """Each file under ``folder`` named with one of ``suffixes``: its path's parts (in
-    the order paths sort in), its size and modification time."""
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            path = Path(entry.path)
-            if entry.is_dir(follow_symlinks=False):
-                if skip is None or path != skip:
-                    yield from _files_under(path, suffixes, skip, (*parts, entry.name))
-            elif entry.name.endswith(suffixes):
-                found = entry.stat()
-                yield (*parts, entry.name), found.st_size, found.st_mtime_ns
 
 
 def _sync(path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deckforge import fsutil
+from deckforge import memo
 from deckforge.sources import schema
 from deckforge.sources.source import parse_yaml
 
@@ -72,7 +72,7 @@ def test_sources_with_problems_are_never_kept(cache):
         assert list(schema.schema_problems(_source(bad), "places")) != []
         schema.save_checks()
         schema._passed.cache_clear()
-    assert fsutil.read_memo(schema.MEMO_NAME) == {}
+    assert memo.read(schema.MEMO_NAME) == {}
 
 
 @pytest.mark.parametrize(
@@ -87,13 +87,13 @@ def test_sources_with_problems_are_never_kept(cache):
 def test_a_memo_that_is_not_as_written_is_no_memo(cache, text):
     cache.mkdir()
     (cache / "some.memo").write_text(text)
-    assert fsutil.read_memo("some.memo") == {}
+    assert memo.read("some.memo") == {}
 
 
 def test_a_memo_keeps_its_newest_entries(cache):
-    entries = {f"{n:064x}": f"{n:016x}" for n in range(fsutil.MEMO_ENTRIES + 10)}
-    fsutil.write_memo("some.memo", entries)
-    kept = fsutil.read_memo("some.memo")
+    entries = {f"{n:064x}": f"{n:016x}" for n in range(memo.MEMO_ENTRIES + 10)}
+    memo.write("some.memo", entries)
+    kept = memo.read("some.memo")
     assert list(kept) == list(entries)[10:]
     assert kept[f"{20:064x}"] == f"{20:016x}"
 
@@ -104,14 +104,14 @@ def test_the_digest_of_a_folder_follows_its_files(cache, tmp_path):
     (folder / "a.py").write_text("one")
     (folder / "sub" / "b.yaml").write_text("two")
     (folder / "c.txt").write_text("not hashed")
-    first = fsutil.tree_digest(folder, (".py", ".yaml"))
-    assert fsutil.tree_digest(folder, (".py", ".yaml")) == first  # from the memo
+    first = memo.tree_digest(folder, (".py", ".yaml"))
+    assert memo.tree_digest(folder, (".py", ".yaml")) == first  # from the memo
     (folder / "c.txt").write_text("still not hashed")
-    assert fsutil.tree_digest(folder, (".py", ".yaml")) == first
+    assert memo.tree_digest(folder, (".py", ".yaml")) == first
     (folder / "a.py").write_text("uno")
-    changed = fsutil.tree_digest(folder, (".py", ".yaml"))
+    changed = memo.tree_digest(folder, (".py", ".yaml"))
     assert changed != first
-    assert fsutil.tree_digest(folder, (".py",), skip=folder / "sub") not in (first, changed)
+    assert memo.tree_digest(folder, (".py",), skip=folder / "sub") not in (first, changed)
     # The same digest from the files themselves, whatever the memo says.
     (cache / "tree-digests.memo").unlink()
-    assert fsutil.tree_digest(folder, (".py", ".yaml")) == changed
+    assert memo.tree_digest(folder, (".py", ".yaml")) == changed

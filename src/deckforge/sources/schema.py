@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckforge import fsutil
+from deckforge import memo
 from deckforge.errors import DeckforgeError, Problem
 from deckforge.sources.source import Source
 from deckforge.versions import version
@@ -286,7 +286,7 @@ _unsaved: set[str] = set()
 @cache
 def _passed() -> dict[str, str]:
     """The memo's keys (what passed), read once."""
-    return fsutil.read_memo(MEMO_NAME)
+    return memo.read(MEMO_NAME)
 
 
 def _memo_key(source: Source, name: str) -> str | None:
@@ -305,7 +305,7 @@ def _schema_tag(name: str) -> str:
         f"{tool}={version(tool)}" for tool in ("fastjsonschema", "jsonschema", "pyyaml")
     )
     schema = json.dumps(inlined(name), sort_keys=True)
-    return f"{name};{fsutil.package_digest()};{tools};{schema}"
+    return f"{name};{memo.package_digest()};{tools};{schema}"
 
 
 def save_checks() -> None:
@@ -313,7 +313,7 @@ def save_checks() -> None:
     next run (with those kept before)."""
     if not _unsaved:
         return
-    kept = fsutil.read_memo(MEMO_NAME)
+    kept = memo.read(MEMO_NAME)
     kept.update(dict.fromkeys(sorted(_unsaved), ""))
-    fsutil.write_memo(MEMO_NAME, kept)
+    memo.write(MEMO_NAME, kept)
     _unsaved.clear()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -27,8 +26,8 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from deckforge import fsutil
-from deckforge.fsutil import read_regular, write_atomic
+from deckforge import fsutil, memo
+from deckforge.fsutil import Log, read_regular, write_atomic
 from deckforge.text import kept
 from deckforge.versions import version
 
@@ -47,7 +46,7 @@ _STYLES = {
 #: Every style a face can be asked for.
 STYLES = tuple(_STYLES)
 
-_log = logging.getLogger(__name__)
+_log = Log(__name__)
 
 
 @dataclass(frozen=True)
@@ -123,14 +122,14 @@ def _tag(source: Path) -> str:
     found = source.stat()
     key = f"{source}\0{found.st_size}\0{found.st_mtime_ns}\0{tools}"
     key = hashlib.sha256(key.encode()).hexdigest()
-    memo = fsutil.read_memo(_TAG_MEMO)
-    if len(memo.get(key, "")) == 16:
-        return memo[key]
+    kept_tags = memo.read(_TAG_MEMO)
+    if len(kept_tags.get(key, "")) == 16:
+        return kept_tags[key]
     total = hashlib.sha256(source.read_bytes())
     total.update(tools.encode())
-    memo[key] = total.hexdigest()[:16]
-    fsutil.write_memo(_TAG_MEMO, memo)
-    return memo[key]
+    kept_tags[key] = total.hexdigest()[:16]
+    memo.write(_TAG_MEMO, kept_tags)
+    return kept_tags[key]
 
 
 #: The memo of :func:`_tag`.

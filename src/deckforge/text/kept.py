@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 import sys
 from array import array
 from fnmatch import fnmatch
@@ -32,7 +31,7 @@ from reportlab import Version as REPORTLAB_VERSION
 from reportlab import rl_config
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFace
 
-from deckforge.fsutil import read_regular, write_atomic
+from deckforge.fsutil import Log, read_regular, write_atomic
 
 #: Bump when what is kept changes, so that older files are not used.
 FORMAT = 1
@@ -46,7 +45,7 @@ _INTEGERS = ("unitsPerEm", "stemV", "flags", "numGlyphs", "underlinePosition")
 _INTEGERS += ("underlineThickness", "_pos")  # and where ReportLab's reading stopped
 _NUMBERS = ("ascent", "descent", "capHeight", "defaultWidth", "italicAngle")
 
-_log = logging.getLogger(__name__)
+_log = Log(__name__)
 
 
 def path_for(font: Path) -> Path:

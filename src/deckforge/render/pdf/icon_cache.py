@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import logging
 import os
 import re
 import shutil
@@ -38,7 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
-from deckforge.fsutil import write_atomic
+from deckforge.fsutil import Log, write_atomic
 from deckforge.text import fonts
 from deckforge.versions import version
 
@@ -64,7 +63,7 @@ OPERATORS = frozenset(
 )
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)\Z")
 
-_log = logging.getLogger(__name__)
+_log = Log(__name__)
 #: Whether this process has icons the file on disk may not have.
 _unsaved = False
 #: The folder where a build's workers claim icons and leave what they made.
