@@ -81,7 +81,7 @@ def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
     assert again.returncode == 0, again.stderr
     assert not marker.exists()
     assert "the cached font instance is damaged" in again.stderr
-    assert "the icon cache cannot be used" in again.stderr
+    assert "the icon cache is damaged" in again.stderr
     assert "the cached press profile is damaged" in again.stderr
     assert "Traceback" not in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
