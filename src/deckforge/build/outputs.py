@@ -3,15 +3,16 @@ with its build-manifest entry (made here, and only here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from deckforge.build import cache
 from deckforge.build.plan import calibration_path, part_path
 from deckforge.errors import Problem
 from deckforge.fsutil import digest
 from deckforge.layout.cards import lay_out_deck
-from deckforge.layout.impose import ImpositionError, impose
-from deckforge.layout.listing import card_listing
+from deckforge.layout.impose import ImpositionError, imposed
+from deckforge.layout.listing import Listing
 from deckforge.layout.ops import Card, Document, Page
 from deckforge.manifest import Entry
 from deckforge.model import Edition
@@ -26,22 +27,33 @@ class Output:
     relpath: str
     document: Document
     entry: Entry
+    #: The listing of a deck whose pages are made as they are drawn (their cards laid
+    #: out as they are imposed): its cards are known once every page has been drawn.
+    listing: Listing | None = None
+
+    def drawn(self) -> Entry:
+        """The manifest entry, once the document's pages have all been drawn."""
+        if self.listing is None:
+            return self.entry
+        return replace(self.entry, **_fields(self.listing))
 
 
 def _output(
     relpath: str,
     title: str,
-    pages: list[Page],
+    pages: tuple[Page, ...] | Iterator[Page],
     entry: dict,
     trim: tuple[float, float],
     bleed: float,
     profile: Profile | None = None,
+    count: int | None = None,
 ) -> Output:
-    """A file: its pages (in the profile's colours, if given) and its manifest entry,
-    from the entry's edition, locale, profile, kind, deck and cards."""
+    """A file: its pages (in the profile's colours, if given; ``count`` of them when they
+    are made as they are drawn) and its manifest entry, from the entry's edition, locale,
+    profile, kind, deck and cards."""
     entry = Entry(
         path=relpath,
-        pages=len(pages),
+        pages=len(pages) if count is None else count,  # type: ignore[arg-type]
         trim_mm=(round(trim[0], 2), round(trim[1], 2)),
         bleed_mm=round(to_mm(bleed), 3),
         **entry,
@@ -56,32 +68,47 @@ def _output(
         if profile
         else {}
     )
-    document = Document(tuple(pages), title, lang=entry.locale, **colours)
+    # Pages made as they are drawn are of cards, whose texts templates never tag.
+    tagged = None if count is None else False
+    document = Document(pages, title, lang=entry.locale, tagged=tagged, **colours)
     return Output(relpath, document, entry)
 
 
 def part_output(
-    edition: Edition, profile: Profile, part, cards: list[Card] | None
+    edition: Edition,
+    profile: Profile,
+    part,
+    cards: Iterable[Card] | None,
+    count: int | None = None,
 ) -> tuple[Output | None, list[Problem]]:
     """The file one deck (given its laid-out ``cards``) or one component (``cards`` None)
-    makes under one profile, if it makes one."""
+    makes under one profile, if it makes one. Given the ``count`` of a deck's cards,
+    ``cards`` may be laid out as they are taken: the file's pages are then made as they
+    are drawn, one sheet at a time, and its entry is complete once they all have been
+    (:meth:`Output.drawn`)."""
+    listing = None
     if cards is not None:
+        streamed = count is not None
+        listing = Listing(edition, profile, part, _drawn_with(edition))
+        total = len(cards) if count is None else count  # type: ignore[arg-type]
         try:
-            pages = impose(cards, profile)
+            number, made = imposed(listing.watch(cards), total, profile)
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
-        kind, count, trim, found = "cards", len(cards), part.size_mm, []
+        pages: tuple[Page, ...] | Iterator[Page] = made if streamed else tuple(made)
+        kind, trim, found = "cards", part.size_mm, []
         bleed = profile.bleed if profile.mode == "single" else 0.0
     else:
         # Imported here: a build of cards alone never loads the components' layouts.
         from deckforge.layout.components import lay_out_component
 
-        kind, pages, found = lay_out_component(edition, part, profile)
-        if not pages:
+        kind, laid, found = lay_out_component(edition, part, profile)
+        if not laid:
             return None, found
-        first = pages[0]
+        pages, total, number, streamed = tuple(laid), 0, len(laid), False
+        first = laid[0]
         box = first.trim_box or (0, 0, first.width, first.height)
-        count, trim = 0, (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
+        trim = (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
         bleed = profile.document_bleed
     entry = {
         "edition": edition.id,
@@ -89,25 +116,29 @@ def part_output(
         "profile": profile.id,
         "kind": kind,
         "deck": part.id,
-        "cards": count,
+        "cards": total,
     }
-    if cards is not None:
-        entry.update(_listing(edition, profile, part, cards))
+    if listing is not None:
+        entry.update(_fields(listing))
     relpath = part_path(edition.id, profile.id, part.id)
     title = f"{edition.title} – {part.id}"
-    return _output(relpath, title, pages, entry, trim, bleed, profile), found
+    output = _output(
+        relpath, title, pages, entry, trim, bleed, profile, number if streamed else None
+    )
+    return (replace(output, listing=listing) if streamed else output), found
 
 
-def _listing(edition: Edition, profile: Profile, deck, cards: list[Card]) -> dict:
-    """The manifest fields that name a deck's cards and tell its equal pages apart."""
+def _drawn_with(edition: Edition) -> str:
+    """What a deck's cards are drawn with: the tools, and the edition's own templates."""
     from deckforge.templates import dependencies
 
-    # What the cards are drawn with: the tools, and the edition's own templates.
-    drawn_with = cache.toolchain() + "".join(
-        f";{path}={digest(path)}" for path in dependencies(edition)
-    )
-    listing = card_listing(edition, profile, deck, cards, drawn_with)
-    return {"card_names": tuple(listing["card_names"]), "card_sides": listing.get("card_sides")}
+    return cache.toolchain() + "".join(f";{path}={digest(path)}" for path in dependencies(edition))
+
+
+def _fields(listing: Listing) -> dict:
+    """The manifest fields that name a deck's cards and tell its equal pages apart."""
+    found = listing.fields()
+    return {"card_names": tuple(found["card_names"]), "card_sides": found.get("card_sides")}
 
 
 def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Problem]]:

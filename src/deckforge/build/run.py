@@ -24,7 +24,7 @@ from deckforge.build.outputs import Output, calibration_output, part_output
 from deckforge.build.plan import Task
 from deckforge.errors import Problem, errors_only
 from deckforge.fsutil import Staging
-from deckforge.layout.cards import lay_out_deck
+from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
@@ -100,6 +100,8 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     if edition is None:
         output: Output | None = calibration_output(task.profile)
     elif any(part is deck for deck in edition.decks):
+        if len(part.cards) > KEPT:
+            return _streamed(shop, task, edition, part, hash, temp)
         key = (task.edition, task.part)
         if key not in shop.cards:
             shop.cards[key] = lay_out_deck(edition, part)
@@ -114,6 +116,30 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
         return Made(task.relpath, output.entry, hash, False, tuple(problems))
     pdf.render(output.document, temp)
     return _written(task.relpath, output.entry, hash, problems, temp)
+
+
+#: Decks of up to this many cards are laid out once in a process, for every profile
+#: (a few megabytes of drawing operations); a larger deck is laid out, imposed and
+#: written a sheet at a time for each profile, never held whole.
+KEPT = 2000
+
+
+def _streamed(shop: Workshop, task: Task, edition: Edition, part, hash: str, temp: Path) -> Made:
+    """Make a large deck's file as its cards are laid out: each sheet is drawn and
+    dropped. A card that cannot be drawn is found while writing, and the file written is
+    then left unpublished."""
+    laying = stream_deck(edition, part)
+    output, found = part_output(edition, task.profile, part, laying, laying.count)
+    if output is None:
+        return Made(task.relpath, None, hash, False, tuple(laying.problems + found))
+    drawn = output.entry.pages > 0  # none when no card could be laid out
+    if drawn:
+        pdf.render(output.document, temp)
+    problems = laying.problems + found
+    if errors_only(problems, shop.strict) or not drawn:
+        temp.unlink(missing_ok=True)
+        return Made(task.relpath, output.drawn(), hash, False, tuple(problems))
+    return _written(task.relpath, output.drawn(), hash, problems, temp)
 
 
 class _Done(Protocol):

@@ -29,6 +29,11 @@ def lay_out_deck(edition: Edition, deck: Deck) -> tuple[list[Card], list[Problem
     return templates.lay_out_deck(edition, deck, look_of(deck))
 
 
+def stream_deck(edition: Edition, deck: Deck) -> templates.CardStream:
+    """A deck's cards laid out one at a time as they are taken, and their problems."""
+    return templates.stream_deck(edition, deck, look_of(deck))
+
+
 def template_files(edition: Edition, deck: Deck) -> list[Path]:
     """The edition's own files a deck's cards are drawn from: the templates its faces and
     backs are read from (what they extend included), and the fonts and pictures kept

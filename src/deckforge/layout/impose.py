@@ -8,8 +8,9 @@ bleed, with TrimBox and BleedBox set.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
@@ -137,57 +138,54 @@ def crop_marks(grid: Grid) -> tuple:
 
 def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
     """Faces sheet, then its backs sheet mirrored for the profile's duplex edge."""
-    if not cards:
-        return []
-    grid = grid_for(profile, cards[0].width, cards[0].height)
+    return list(imposed(cards, len(cards), profile)[1])
+
+
+def _sheets(cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile) -> Iterator[Page]:
+    """The pages of :func:`impose_sheets`, a sheet at a time."""
     marks = crop_marks(grid) if profile.crop_marks else ()
-    pages: list[Page] = []
     per = grid.per_sheet
-    sheets = (len(cards) + per - 1) // per
+    dx, dy = profile.back_offset
+    short_edge = profile.duplex == "short-edge"
     for sheet in range(sheets):
-        chunk = cards[sheet * per : (sheet + 1) * per]
         faces, backs = [], []
-        dx, dy = profile.back_offset
-        for index, card in enumerate(chunk):
+        for index, card in enumerate(islice(cards, per)):
             row, col = divmod(index, grid.cols)
             x, y = grid.cell(row, col)
             faces.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
-            if profile.duplex == "short-edge":
+            if short_edge:
                 bx, by = grid.cell(grid.rows - 1 - row, col)
             else:
                 bx, by = grid.cell(row, grid.cols - 1 - col)
             bx, by = bx + dx, by + dy
             backs.append(Placement(card.back, bx, by, (bx, by, card.width, card.height)))
         label = f"sheet {sheet + 1} of {sheets}"
-        pages.append(Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces"))
-        pages.append(Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs"))
-    return pages
+        yield Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces")
+        yield Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs")
 
 
 def impose_single(cards: list[Card], profile: Profile) -> list[Page]:
     """One side per page at trim + bleed; back then face (or face then back) per card."""
-    pages: list[Page] = []
+    return list(imposed(cards, len(cards), profile)[1])
+
+
+def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
+    """The pages of :func:`impose_single`, a card at a time."""
     b = profile.bleed
+    names = ("back", "face") if profile.order == "back-first" else ("face", "back")
     for card in cards:
         w, h = card.width + 2 * b, card.height + 2 * b
         trim = (b, b, b + card.width, b + card.height)
         sides = [card.back, card.face] if profile.order == "back-first" else [card.face, card.back]
-        for side, name in zip(
-            sides,
-            ("back", "face") if profile.order == "back-first" else ("face", "back"),
-            strict=True,
-        ):
-            pages.append(
-                Page(
-                    w,
-                    h,
-                    (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
-                    trim_box=trim,
-                    bleed_box=(0.0, 0.0, w, h),
-                    label=f"{card.id} {name}",
-                )
+        for side, name in zip(sides, names, strict=True):
+            yield Page(
+                w,
+                h,
+                (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
+                trim_box=trim,
+                bleed_box=(0.0, 0.0, w, h),
+                label=f"{card.id} {name}",
             )
-    return pages
 
 
 @dataclass(frozen=True)
@@ -264,16 +262,15 @@ def fold_marks(grid: FoldGrid) -> tuple:
 def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
     """Gutterfold sheets: each face above the fold, its back mirrored below it and turned
     upside down, so that folding along the line puts every back on its face."""
-    if not cards:
-        return []
-    grid = fold_grid_for(profile, cards[0].width, cards[0].height)
+    return list(imposed(cards, len(cards), profile)[1])
+
+
+def _fold(cards: Iterator[Card], grid: FoldGrid, sheets: int, profile: Profile) -> Iterator[Page]:
+    """The pages of :func:`impose_fold`, a sheet at a time."""
     marks = fold_marks(grid) if profile.crop_marks else ()
-    per = grid.per_sheet
-    sheets = (len(cards) + per - 1) // per
-    pages = []
     for sheet in range(sheets):
         placements = []
-        for index, card in enumerate(cards[sheet * per : (sheet + 1) * per]):
+        for index, card in enumerate(islice(cards, grid.per_sheet)):
             row, col = divmod(index, grid.cols)
             x, y = grid.face(row, col)
             placements.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
@@ -281,22 +278,35 @@ def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
             placements.append(
                 Placement(card.back, bx, by, (bx, by, card.width, card.height), rotate=180)
             )
-        pages.append(
-            Page(
-                grid.page_w,
-                grid.page_h,
-                tuple(placements),
-                marks,
-                label=f"sheet {sheet + 1} of {sheets}, fold along the dashed line",
-            )
+        yield Page(
+            grid.page_w,
+            grid.page_h,
+            tuple(placements),
+            marks,
+            label=f"sheet {sheet + 1} of {sheets}, fold along the dashed line",
         )
-    return pages
 
 
 def impose(cards: list[Card], profile: Profile) -> list[Page]:
     """Pages for a deck under a profile."""
+    return list(imposed(cards, len(cards), profile)[1])
+
+
+def imposed(cards: Iterable[Card], count: int, profile: Profile) -> tuple[int, Iterator[Page]]:
+    """How many pages ``count`` cards make under a profile, and the pages, each imposed
+    only when it is taken, from the cards as they come (a large deck is never held whole).
+    ImpositionError at once if the cards do not fit the profile's paper."""
+    taken = iter(cards)
+    first = next(taken, None)
+    if first is None:
+        return 0, iter(())
+    taken = chain((first,), taken)
     if profile.mode == "single":
-        return impose_single(cards, profile)
+        return 2 * count, _single(taken, profile)
     if profile.mode == "fold":
-        return impose_fold(cards, profile)
-    return impose_sheets(cards, profile)
+        folded = fold_grid_for(profile, first.width, first.height)
+        sheets = -(-count // folded.per_sheet)
+        return sheets, _fold(taken, folded, sheets, profile)
+    grid = grid_for(profile, first.width, first.height)
+    sheets = -(-count // grid.per_sheet)
+    return 2 * sheets, _sheets(taken, grid, sheets, profile)

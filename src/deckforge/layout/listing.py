@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from deckforge.kinds import deck_kinds
@@ -47,30 +48,57 @@ def card_listing(
     the edition's own templates), so equal digests mean equal pages, within a build folder
     and from one build to the next.
     """
-    kind = deck_kinds()[deck.kind]
-    models = {card.id: card for card in deck.cards}
-    names = [kind.card_name(models[card.id], edition.locale) for card in cards]
-    listing: dict = {"card_names": names}
-    if getattr(profile, "mode", None) != "single":
-        return listing
-    settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
-    base = _digest(tools, settings, replace(deck, cards=()), profile)
-    known: dict[str, int] = {}
-    back_of: list[int] = []
-    back_digests: list[str] = []
+    listing = Listing(edition, profile, deck, tools)
     for card in cards:
+        listing.add(card)
+    return listing.fields()
+
+
+class Listing:
+    """:func:`card_listing` of cards as they pass (:meth:`watch`), each seen once and
+    none kept: a large deck is laid out, imposed and written a sheet at a time."""
+
+    def __init__(self, edition: Edition, profile: object, deck: Deck, tools: str) -> None:
+        self.kind = deck_kinds()[deck.kind]
+        self.locale = edition.locale
+        self.models = {card.id: card for card in deck.cards}
+        self.names: list[str] = []
+        self.single = getattr(profile, "mode", None) == "single"
+        if self.single:
+            settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
+            self.base = _digest(tools, settings, replace(deck, cards=()), profile).encode()
+        self.known: dict[str, int] = {}
+        self.back_of: list[int] = []
+        self.back_digests: list[str] = []
+        self.faces: list[str] = []
+
+    def add(self, card: LaidCard) -> None:
+        """One more card of the file."""
+        model = self.models[card.id]
+        self.names.append(self.kind.card_name(model, self.locale))
+        if not self.single:
+            return
         key = card.back.key
-        if key is None or key not in known:
-            back_digests.append(_digest(base.encode(), card.back))
+        if key is None or key not in self.known:
+            self.back_digests.append(_digest(self.base, card.back))
             if key is not None:
-                known[key] = len(back_digests) - 1
-        back_of.append(known[key] if key is not None else len(back_digests) - 1)
-    listing["card_sides"] = {
-        "faces": [
-            _digest(base.encode(), models[card.id], _art(kind.card_art(models[card.id])))
-            for card in cards
-        ],
-        "backs": back_of,
-        "distinct_backs": back_digests,
-    }
-    return listing
+                self.known[key] = len(self.back_digests) - 1
+        self.back_of.append(self.known[key] if key is not None else len(self.back_digests) - 1)
+        self.faces.append(_digest(self.base, model, _art(self.kind.card_art(model))))
+
+    def watch(self, cards: Iterable[LaidCard]) -> Iterator[LaidCard]:
+        """The cards, each added as it is taken."""
+        for card in cards:
+            self.add(card)
+            yield card
+
+    def fields(self) -> dict:
+        """The manifest fields of the cards added so far."""
+        listing: dict = {"card_names": self.names}
+        if self.single:
+            listing["card_sides"] = {
+                "faces": self.faces,
+                "backs": self.back_of,
+                "distinct_backs": self.back_digests,
+            }
+        return listing

@@ -7,6 +7,7 @@ bleed extends past it by the bleed on every side.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
@@ -302,7 +303,8 @@ class Page:
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 
-    pages: tuple[Page, ...]
+    #: The pages, or (for a large deck) an iterator making each page as it is drawn.
+    pages: tuple[Page, ...] | Iterator[Page]
     title: str
     meta: dict = field(default_factory=dict)
     #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
@@ -315,3 +317,6 @@ class Document:
     output_intent: object = None
     #: The language its text is in (BCP 47: "fa", "en").
     lang: str = "en"
+    #: Whether its texts say where they belong in its structure (a tagged PDF); None:
+    #: found from its pages, which an iterator of pages cannot be asked.
+    tagged: bool | None = None

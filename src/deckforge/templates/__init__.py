@@ -44,7 +44,7 @@ causes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
@@ -55,10 +55,11 @@ from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
-from deckforge.templates.draw import DeckDrawing, card_id, draw_side
+from deckforge.templates.draw import DeckDrawing, card_id, side_of
 from deckforge.templates.load import EDITION_FOLDER, Layer, Library
 
 __all__ = [
+    "CardStream",
     "Compiled",
     "Context",
     "Library",
@@ -68,6 +69,8 @@ __all__ = [
     "lay_out_cards",
     "lay_out_deck",
     "needs",
+    "stream_cards",
+    "stream_deck",
 ]
 
 
@@ -119,6 +122,46 @@ def lay_out_cards(
     cards are rows of data, checked first (art paths must stay inside ``root``); the
     cards themselves then only give their ids. A template that cannot be read is a
     problem where ``named`` says it is named (a deck file's ``face:``), else at ``ref``."""
+    laying = stream_cards(cards, library, context, face, back, ref, data, root, named)
+    laid = list(laying)
+    return laid, laying.problems
+
+
+class CardStream:
+    """A deck's cards laid out one at a time as they are taken (a deck of 100,000 cards
+    is drawn, imposed and written a sheet at a time, never held whole), and the problems
+    found: those that stop the deck at once, then its faces', then its backs' (complete
+    once every card has been taken). A card that cannot be drawn is left out."""
+
+    def __init__(self, count: int, cards: Iterator[Card], problems: list[Problem]):
+        #: How many cards the deck has (as many are given when none has a problem).
+        self.count = count
+        self._cards = cards
+        self._early = problems
+        self.faces: list[Problem] = []
+        self.backs: list[Problem] = []
+
+    def __iter__(self) -> Iterator[Card]:
+        return self._cards
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem found so far."""
+        return self._early + self.faces + self.backs
+
+
+def stream_cards(
+    cards: Sequence[object],
+    library: Library,
+    context: Context,
+    face: str,
+    back: str | Sequence[str] | None,
+    ref: SourceRef | None = None,
+    data: Rows | None = None,
+    root: Path | None = None,
+    named: Mapping[str, SourceRef] | None = None,
+) -> CardStream:
+    """:func:`lay_out_cards`, each card laid out only when it is taken."""
     backs = [back] * len(cards) if back is None or isinstance(back, str) else list(back)
     compiled: dict[str, Compiled] = {}
     problems: list[Problem] = []
@@ -131,7 +174,7 @@ def lay_out_cards(
             if data is None and cards:
                 problems.extend(unknown_fields(found_template, cards[0]))
     if problems:
-        return [], problems
+        return CardStream(0, iter(()), problems)
     drawn: Sequence[object] = cards
     if data is not None:
         needs = [(name, c.needs) for name, c in compiled.items()]
@@ -140,25 +183,36 @@ def lay_out_cards(
         own = sorted({colour for c in binding for colour in c.colours})
         drawn, problems = check(data, needs, root or data.folder, context.palette, own)
         if problems:
-            return [], problems
-    fronts, problems = draw_side(DeckDrawing(compiled[face], drawn, context, "face"), drawn)
-    rears: list[Face | None] = [None] * len(cards)
+            return CardStream(0, iter(()), problems)
+    fronts = DeckDrawing(compiled[face], drawn, context, "face")
+    # Each card's back: the drawing of its back template, and its place among the cards
+    # that drawing draws.
+    rears: list[tuple[DeckDrawing, int] | None] = [None] * len(cards)
     for name in dict.fromkeys(b for b in backs if b is not None):
         chosen = [i for i, b in enumerate(backs) if b == name]
-        subset = [drawn[i] for i in chosen]
-        faces, found = draw_side(DeckDrawing(compiled[name], subset, context, "back"), subset)
-        problems.extend(found)
-        for index, drawn_back in zip(chosen, faces, strict=True):
-            rears[index] = drawn_back
-    card = compiled[face].card
-    laid: list[Card] = []
+        drawing = DeckDrawing(compiled[name], [drawn[i] for i in chosen], context, "back")
+        for local, index in enumerate(chosen):
+            rears[index] = (drawing, local)
+    laying = CardStream(len(cards), iter(()), [])
+    laying._cards = _laid(cards, drawn, fronts, rears, compiled[face].card, context, laying)
+    return laying
+
+
+def _laid(cards, drawn, fronts: DeckDrawing, rears: list, card, context: Context, laying):
+    """The cards of :func:`stream_cards`, each drawn as it is taken."""
     blank = Face((), key=f"{context.key}/blank-back")
-    for index, (front, rear) in enumerate(zip(fronts, rears, strict=True)):
-        if front is None or (backs[index] is not None and rear is None):
+    for index, model in enumerate(drawn):
+        front = side_of(fronts, model, index, laying.faces)
+        rear = None
+        if rears[index] is not None:
+            drawing, local = rears[index]
+            rear = side_of(drawing, model, local, laying.backs)
+            if rear is None:
+                continue
+        if front is None:
             continue
         identity = card_id(cards[index], index)
-        laid.append(Card(identity, card.w, card.h, front, rear or blank))
-    return laid, problems
+        yield Card(identity, card.w, card.h, front, rear or blank)
 
 
 def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
@@ -184,11 +238,18 @@ def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], 
     """A deck of the model drawn from the templates its kind names: the edition's own,
     else the shipped. A look without a face template has nothing to draw (a deck whose
     data could not be read, which validation reports)."""
+    laying = stream_deck(edition, deck, look)
+    laid = list(laying)
+    return laid, laying.problems
+
+
+def stream_deck(edition: Edition, deck: Deck, look: Look) -> CardStream:
+    """:func:`lay_out_deck`, each card laid out only when it is taken."""
     if not look.face:
-        return [], []
+        return CardStream(0, iter(()), [])
     library = _library(edition, look.folder)
     context = context_for(edition, deck)
-    return lay_out_cards(
+    return stream_cards(
         deck.cards,
         library,
         context,

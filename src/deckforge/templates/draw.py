@@ -122,15 +122,19 @@ def draw_side(
     drawing: DeckDrawing, cards: Sequence[object]
 ) -> tuple[list[Face | None], list[Problem]]:
     """Every card's side (None where it cannot be drawn) and the problems found."""
-    faces: list[Face | None] = []
     problems: list[Problem] = []
-    for index, card in enumerate(cards):
-        try:
-            faces.append(drawing.face(card, index, problems))
-        except CardError as exc:
-            problems.append(_problem(exc.ref, card_id(card, index), str(exc)))
-            faces.append(None)
+    faces = [side_of(drawing, card, index, problems) for index, card in enumerate(cards)]
     return faces, problems
+
+
+def side_of(drawing: DeckDrawing, card: object, index: int, problems: list[Problem]) -> Face | None:
+    """One card's side, or None (and the problem added to ``problems``) where its data
+    cannot be drawn; ``index`` is the card's place among the cards ``drawing`` draws."""
+    try:
+        return drawing.face(card, index, problems)
+    except CardError as exc:
+        problems.append(_problem(exc.ref, card_id(card, index), str(exc)))
+        return None
 
 
 def _problem(ref: SourceRef, card: str, message: str) -> Problem:

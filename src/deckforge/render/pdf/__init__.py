@@ -10,6 +10,7 @@ ReportLab's private API.
 from __future__ import annotations
 
 import hashlib
+from itertools import chain
 from pathlib import Path
 
 from reportlab import rl_config
@@ -41,7 +42,8 @@ def render(document: Document, path: Path) -> None:
 
 def _render(document: Document, path: Path) -> None:
     standard = pdfx.STANDARDS.get(document.pdfx) if document.pdfx else None
-    first = document.pages[0]
+    pages = iter(document.pages)
+    first = next(pages)
     canvas = rl_canvas.Canvas(
         str(path),
         pagesize=(first.width, first.height),
@@ -64,8 +66,9 @@ def _render(document: Document, path: Path) -> None:
     spaces = None
     if standard is not None:
         spaces = _declare(canvas, document, standard, intent)
-    painter = Painter(canvas, converter, spaces, tagged=_is_tagged(document))
-    for page in document.pages:
+    tagged = _is_tagged(document) if document.tagged is None else document.tagged
+    painter = Painter(canvas, converter, spaces, tagged=tagged)
+    for page in chain((first,), pages):
         painter.page(page)
     if painter.structure is not None:
         adapter.mark_tagged(canvas, *painter.structure.write())

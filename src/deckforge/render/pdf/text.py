@@ -18,6 +18,8 @@ from deckforge.text import fonts, lineface
 from deckforge.text.inline import InlineIcon
 from deckforge.text.lines import Run
 
+#: How many texts' operators a file keeps at most.
+_KEPT = 4096
 #: The empty glyph an inline icon's text is carried by.
 _NO_BREAK_SPACE = "\u00a0"
 
@@ -42,6 +44,10 @@ class TextWriter:
         if cached is None:
             size = op.fitted.size
             lines = [self.line(line, x, y, size) for x, y, line in op.baselines()]
+            if len(self.code) >= _KEPT:
+                # Each card's own texts are drawn once: kept, a large deck's would all
+                # stay in memory. The shared ones are soon written and kept again.
+                self.code.clear()
             cached = self.code[id(op)] = (op, lines)
         return [colour, *cached[1]]
 
