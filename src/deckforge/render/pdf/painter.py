@@ -36,6 +36,7 @@ from deckforge.layout.ops import (
 )
 from deckforge.render.colour import Converter
 from deckforge.render.pdf import adapter, icon_cache, icon_ops
+from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
 from deckforge.text import fonts
@@ -112,6 +113,8 @@ class Painter:
         #: The operators that start a placement, by its place (cards repeat the same
         #: places sheet after sheet).
         self.places: dict[tuple, str] = {}
+        #: The operators of a keyed face's texts, by the face and where it is placed.
+        self.lifted_code: dict[tuple, list[str]] = {}
         #: Pages' resource dictionaries, one object per set of forms the pages use.
         self.resources: dict[tuple, object] = {}
         #: What the colour of icons' operators depends on, for the icon cache.
@@ -242,9 +245,21 @@ class Painter:
                     stack.extend(reversed(op.face.ops))
             texts = self.face_texts[face.key] = tuple(found)
         placement = self.placement
+        # Cards put a face at the same few places sheet after sheet: its texts' operators
+        # there are made once (but in a tagged file, where each is marked content of its
+        # own, and for inline icons, which name the forms each page uses).
+        where = None if placement is None else (placement.clip, placement.x, placement.y)
+        key = (face.key, where, placement.rotate if placement else 0)
+        code = self.lifted_code.get(key)
+        if code is not None:
+            self.code.extend(code)
+            return
+        start = len(self.code)
         for op in texts:
             if placement is None or placement.shows(op):
                 self.op(op)
+        if self.structure is None and not any(op.inline_icons() for op in texts):
+            self.lifted_code[key] = self.code[start:]
 
     def do_form(self, form: str) -> None:
         name = self.xobject_names.get(form)
@@ -412,38 +427,6 @@ class Painter:
             self.do_form(self.form(face))
             self.lifted(face)
 
-    @staticmethod
-    def column_order(placements) -> list:
-        """The placements column by column, in the order the imposition drew each.
-
-        Texts of two cards side by side stand on the same lines: drawn one after the
-        other, PDFium reads them as one line, and pdf.js joins them without a space
-        unless the second stands further right. Columns are taken in the direction the
-        imposition took a row, and each column's cards in the order it drew them, so
-        that of two cards that share an edge the same one is drawn last (the edge's
-        pixels are the last one's)."""
-        row = None
-        for i, a in enumerate(placements):
-            for b in placements[i + 1 :]:
-                if abs(a.clip[1] - b.clip[1]) < 1 and abs(a.clip[0] - b.clip[0]) >= 1:
-                    row = 1 if a.clip[0] < b.clip[0] else -1
-                    break
-            if row is not None:
-                break
-        across = row or 1
-        return sorted(placements, key=lambda p: across * round(p.clip[0], 3))
-
-    @staticmethod
-    def placement_start(placement) -> str:
-        """Save the graphics state, clip to the placement's area, move to its origin."""
-        cx, cy, cw, ch = placement.clip
-        code = f"q {fp_str(cx, cy, cw, ch)} re W n"
-        if placement.rotate == 180:
-            # Turn about the trim's centre: the face's origin lands on the far corner.
-            turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)
-            code += f" -1 0 0 -1 {turn} cm"
-        return f"{code} 1 0 0 1 {fp_str(placement.x, placement.y)} cm"
-
     def page(self, page: Page) -> None:
         """Draw one page and write it out."""
         c = self.c
@@ -454,14 +437,14 @@ class Painter:
             c.setBleedBox(page.bleed_box)
         self.page_forms = set()
         structure = self.structure
-        for placement in self.column_order(page.placements):
+        for placement in column_order(page.placements):
             self.placement = placement
             # Each card is clipped to its area and drawn from its trim's corner, within
             # its own saved graphics state.
             place = (placement.clip, placement.rotate, placement.x, placement.y)
             start = self.places.get(place)
             if start is None:
-                start = self.places[place] = self.placement_start(placement)
+                start = self.places[place] = placement_start(placement)
             self.code.append(start)
             self.face(placement.face)
             if structure is not None:
