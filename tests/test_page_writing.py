@@ -65,3 +65,19 @@ def test_pages_written_directly_are_those_reportlab_writes(
     assert direct == (tmp_path / "reportlab.pdf").read_bytes()
     # Each page's dictionary, as written directly, is in the file ReportLab wrote.
     assert all(direct.count(page + b"\nendobj") == 1 for page in written)
+
+
+def test_text_is_split_into_subsets_as_reportlab_splits_it(tmp_path):
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    doc = adapter.document(rl_canvas.Canvas(str(tmp_path / "split.pdf")))
+    font = pdfmetrics.getFont(fonts.face("latin").name)
+    # Over 256 characters, so that codes run into a second subset.
+    many = "".join(chr(c) for c in range(0x20, 0x250) if chr(c).isprintable())
+    texts = ["Place number 12", "Place\u00a0number", "", "Place 21", many, many[::-1], "Place"]
+    for text in texts:
+        # The first time a character is seen ReportLab gives it its code; after that,
+        # the same text comes out the same.
+        assert adapter.split_string(font, text, doc) == font.splitString(text, doc), text
+    assert len({subset for subset, _ in font.splitString(many, doc)}) > 1

@@ -402,6 +402,19 @@ def _pdf_value(value):
     return value
 
 
+def split_string(font: ttfonts.TTFont, text: str, doc) -> list[tuple[int, bytes]]:
+    """``font.splitString(text, doc)``: the text in pieces of one subset each, as
+    (subset, codes). Quicker in the usual case, text whose characters all have their
+    code in the file's first subset already: ReportLab looks each up in a loop."""
+    state = font.state.get(doc)
+    if state is not None:
+        assignments = state.assignments
+        codes = [assignments.get(code) for code in map(ord, text.replace("\u00a0", " "))]
+        if codes and None not in codes and max(codes) < 256:  # type: ignore[type-var]
+            return [(0, bytes(codes))]  # type: ignore[arg-type]
+    return font.splitString(text, doc)
+
+
 class _ReadingFont(ttfonts.TTFont):
     """A TrueType font whose subsets' /ToUnicode maps read each character code as
     :attr:`reads_as` says."""

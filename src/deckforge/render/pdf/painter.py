@@ -113,6 +113,8 @@ class Painter:
         #: The operators that start a placement, by its place (cards repeat the same
         #: places sheet after sheet).
         self.places: dict[tuple, str] = {}
+        #: The last page's lines (crop marks) and their operators, by their id.
+        self.marks: dict[int, tuple[tuple, list[str]]] = {}
         #: The operators of a keyed face's texts, by the face and where it is placed.
         self.lifted_code: dict[tuple, list[str]] = {}
         #: Pages' resource dictionaries, one object per set of forms the pages use.
@@ -463,13 +465,19 @@ class Painter:
         adapter.write_out_last_page(c, self.resources, self.spaces, entries)
 
     def page_ops(self, ops: tuple) -> None:
-        """A page's own operations; a run of lines of one style (crop marks) is one path."""
-        start = 0
+        """A page's own operations; a run of lines of one style (crop marks) is one path.
+        Sheets of one deck share their crop marks: lines alone are written once."""
+        known = self.marks.get(id(ops))
+        if known is not None and known[0] is ops:
+            self.code.extend(known[1])
+            return
+        start, first, lines_only = 0, len(self.code), True
         while start < len(ops):
             op = ops[start]
             if not isinstance(op, Line):
                 self.op(op)
                 start += 1
+                lines_only = False
                 continue
             end = start + 1
             style = (op.stroke, op.line_width, op.dash)
@@ -481,3 +489,5 @@ class Painter:
                 end += 1
             self.lines(list(ops[start:end]))
             start = end
+        if lines_only and ops:
+            self.marks = {id(ops): (ops, self.code[first:])}

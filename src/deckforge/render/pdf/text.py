@@ -37,6 +37,8 @@ class TextWriter:
         #: Each text's operators (a deck's label is drawn on every card), by the text's
         #: id, the text kept with them so that its id stays its own.
         self.code: dict[int, tuple[Text, list[str]]] = {}
+        #: What :meth:`show` gave, by face and text.
+        self.shown: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
     def text(self, op: Text, colour: str) -> list[str]:
         """The operators drawing ``op`` (``colour`` sets its fill)."""
@@ -80,17 +82,32 @@ class TextWriter:
 
     def run(self, parts: list[str], current: list[str], run: Run, x, y, size: str) -> None:
         """Show one run at its place (``current``: the subset the text object is in)."""
-        font = self.fonts.get(run.font)
-        if font is None:
-            font = self.fonts[run.font] = _font(run.font)
-        doc = self.doc
         parts.append(f"{fp_str(run.scale)} 0 0 1 {fp_str(x + run.offset, y)} Tm")
-        for subset, chars in font.splitString(run.text, doc):
-            name = font.getSubsetInternalName(subset, doc)
+        key = (run.font, run.text)
+        shown = self.shown.get(key)
+        if shown is None:
+            shown = self.shown[key] = self.show(run.font, run.text)
+            if len(self.shown) >= _KEPT:
+                self.shown.clear()  # see TextWriter.text
+        for name, show in shown:
             if name != current[0]:
                 parts.append(f"{name} {size} Tf")
                 current[0] = name
-            parts.append(f"({escapePDF(chars)}) Tj")
+            parts.append(show)
+
+    def show(self, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
+        """The operators showing text in a face: for each piece of it in one subset of
+        the face, the subset's name and the piece's Tj. Words and lines repeat from card
+        to card (the first line of every place's name), and a text's subsets, once
+        given, stay the same."""
+        font = self.fonts.get(font_name)
+        if font is None:
+            font = self.fonts[font_name] = _font(font_name)
+        doc = self.doc
+        return tuple(
+            (font.getSubsetInternalName(subset, doc), f"({escapePDF(chars)}) Tj")
+            for subset, chars in adapter.split_string(font, text, doc)
+        )
 
 
 def _font(name: str):
