@@ -268,8 +268,11 @@ def _after_space(glyphs, index: int, runs: list[Run], face: str) -> bool:
     return bool(runs) and runs[-1].font == face and runs[-1].text.endswith(" ")
 
 
+@lru_cache(maxsize=4096)
 def _latin_line(logical: str, weight: str, size: float) -> Line | None:
-    """Plain left-to-right text one face can draw: one run, nothing to reorder."""
+    """Plain left-to-right text one face can draw: one run, nothing to reorder. Lines
+    repeat from text to text (the first line of every "Place number …" of a deck): each
+    is set once at a size."""
     latin = fonts.face("latin", weight)
     text = drawable(logical)
     if not latin.coverage.issuperset(map(ord, text)):
