@@ -30,6 +30,7 @@ class _Segment:
     #: Positions, in a card's row of field values, of the fields these elements bind.
     columns: tuple[int, ...] = ()
     faces: dict[tuple, Face] = field(default_factory=dict)
+    uses: dict[tuple, Use] = field(default_factory=dict)
 
 
 def card_id(card: object, index: int) -> str:
@@ -60,7 +61,7 @@ class DeckDrawing:
         if not self.fields:
             return ()  # a side every card shares (a deck's back)
         scope = Scope(card, self.context.shared, self.context.locale)
-        return tuple(raw(scope.value(f)) for f in self.fields)
+        return tuple([raw(scope.value(f)) for f in self.fields])
 
     def _columns(self, elements: list[Element]) -> tuple[int, ...]:
         found = {self.fields.index(f) for e in elements for f in e.fields if f.on_card}
@@ -94,7 +95,7 @@ class DeckDrawing:
                 for element in segment.elements:
                     self._draw(element, scope, out)
                 continue
-            values = tuple(row[c] for c in segment.columns)
+            values = tuple([row[c] for c in segment.columns])
             face = segment.faces.get(values)
             if face is None:
                 ops: list = []
@@ -102,11 +103,12 @@ class DeckDrawing:
                     self._draw(element, scope, ops)
                 key = f"{self.prefix}/{number}/{len(segment.faces)}"
                 face = segment.faces[values] = Face(tuple(ops), key=key)
+                segment.uses[values] = Use(face)
             if len(self.segments) == 1:
                 notes.extend(scope.notes)
                 return face
             if face.ops:
-                out.append(Use(face))
+                out.append(segment.uses[values])  # one for every card that shares it
         notes.extend(scope.notes)
         return Face(tuple(out))
 
