@@ -37,6 +37,8 @@ class TextWriter:
         #: Each text's operators (a deck's label is drawn on every card), by the text's
         #: id, the text kept with them so that its id stays its own.
         self.code: dict[int, tuple[Text, list[str]]] = {}
+        #: Each line's text object, by the line's id (the line kept with it) and place.
+        self.lines: dict[tuple, tuple[object, str]] = {}
         #: What :meth:`show` gave, by face and text.
         self.shown: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
@@ -54,7 +56,18 @@ class TextWriter:
         return [colour, *cached[1]]
 
     def line(self, line, x: float, y: float, size: float) -> str:
-        """One line's runs (and its icons' stand-ins) in one text object."""
+        """One line's runs (and its icons' stand-ins) in one text object. Cards repeat a
+        line at the same place (their names' first lines): each is written once."""
+        key = (id(line), x, y, size)
+        known = self.lines.get(key)
+        if known is None or known[0] is not line:
+            if len(self.lines) >= _KEPT:
+                self.lines.clear()  # see TextWriter.text
+            known = self.lines[key] = (line, self.new_line(line, x, y, size))
+        return known[1]
+
+    def new_line(self, line, x: float, y: float, size: float) -> str:
+        """What :meth:`line` writes."""
         runs = line.runs
         if line.icons:
             # In the order they are seen, for extraction that reads the stream's order.
