@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
@@ -55,13 +55,17 @@ class Entry:
 
     def to_json(self) -> dict:
         """The entry as it is written in the manifest (fields a file has not, left out)."""
-        data = asdict(self)
+        # Field by field, not through asdict(), which copies each of a large deck's
+        # 100,000 card names one at a time.
+        data = {field.name: getattr(self, field.name) for field in fields(self)}
         data["trim_mm"] = list(self.trim_mm)
         for name in _OPTIONAL:
             if data[name] is None:
                 del data[name]
             elif name == "card_names":
                 data[name] = list(data[name])
+            elif name == "card_sides":
+                data[name] = {k: _copied(v) for k, v in data[name].items()}
         return data
 
     @classmethod
@@ -96,6 +100,15 @@ class Entry:
                 raise ValueError(f"an entry's 'card_sides' is {sides!r}")
             values["card_sides"] = sides
         return cls(**values)
+
+
+def _copied(value: object) -> object:
+    """A value of an entry as JSON holds it, copied (lists and mappings, all the way)."""
+    if isinstance(value, (list, tuple)):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 #: The type of each field in JSON (the trim size: two numbers).
