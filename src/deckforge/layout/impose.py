@@ -144,21 +144,25 @@ def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
 def _sheets(cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile) -> Iterator[Page]:
     """The pages of :func:`impose_sheets`, a sheet at a time."""
     marks = crop_marks(grid) if profile.crop_marks else ()
-    per = grid.per_sheet
     dx, dy = profile.back_offset
     short_edge = profile.duplex == "short-edge"
+    # Where each place of a sheet puts a face and its back: the same on every sheet.
+    places = []
+    for index in range(grid.per_sheet):
+        row, col = divmod(index, grid.cols)
+        if short_edge:
+            bx, by = grid.cell(grid.rows - 1 - row, col)
+        else:
+            bx, by = grid.cell(row, grid.cols - 1 - col)
+        places.append((*grid.cell(row, col), bx + dx, by + dy))
     for sheet in range(sheets):
         faces, backs = [], []
-        for index, card in enumerate(islice(cards, per)):
-            row, col = divmod(index, grid.cols)
-            x, y = grid.cell(row, col)
-            faces.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
-            if short_edge:
-                bx, by = grid.cell(grid.rows - 1 - row, col)
-            else:
-                bx, by = grid.cell(row, grid.cols - 1 - col)
-            bx, by = bx + dx, by + dy
-            backs.append(Placement(card.back, bx, by, (bx, by, card.width, card.height)))
+        # The last sheet may have fewer cards than places (the places come first: no
+        # card is taken beyond the sheet's).
+        for (x, y, bx, by), card in zip(places, islice(cards, grid.per_sheet), strict=False):
+            w, h = card.width, card.height
+            faces.append(Placement(card.face, x, y, (x, y, w, h)))
+            backs.append(Placement(card.back, bx, by, (bx, by, w, h)))
         label = f"sheet {sheet + 1} of {sheets}"
         yield Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces")
         yield Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs")

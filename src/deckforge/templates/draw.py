@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import Face, Use
-from deckforge.templates.bind import BindError, Field, Scope, raw
+from deckforge.templates.bind import BindError, Field, Scope, lookup, raw
 from deckforge.templates.compile import Compiled, Context
 from deckforge.templates.elements import CardError, Element
 
@@ -60,8 +60,8 @@ class DeckDrawing:
         """The values of every card field the template binds, on one card."""
         if not self.fields:
             return ()  # a side every card shares (a deck's back)
-        scope = Scope(card, self.context.shared, self.context.locale)
-        return tuple([raw(scope.value(f)) for f in self.fields])
+        # What Scope.value reads for a card's own field, without a Scope for every card.
+        return tuple([raw(lookup(card, f.path)) for f in self.fields])
 
     def _columns(self, elements: list[Element]) -> tuple[int, ...]:
         found = {self.fields.index(f) for e in elements for f in e.fields if f.on_card}
