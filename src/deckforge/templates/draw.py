@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import Face, Use
@@ -75,7 +76,8 @@ class DeckDrawing:
         for element in self.compiled.elements:
             columns = self._columns([element])
             if columns not in counted:
-                counted[columns] = len({tuple(row[c] for c in columns) for row in self.rows})
+                # How many looks: the distinct values (one, or a tuple) of the columns.
+                counted[columns] = len(set(map(itemgetter(*columns), self.rows)))
             shared = counted[columns] <= limit
             if segments and segments[-1].shared == shared:
                 segments[-1].elements.append(element)
