@@ -16,16 +16,18 @@ WARNING = "warning"
 
 
 def pickled_quickly(cls: type) -> type:
-    """A frozen dataclass with slots, pickled by reading its fields in one call.
+    """A frozen dataclass with slots, pickled as its class and its fields' values, read
+    in one call (and made again by calling the class with them).
 
-    Builds hash a deck's model by pickling it; the state dataclasses give such classes
-    looks their fields up again for every value, and took twice as long for a deck of
-    10,000 cards."""
+    Builds hash a deck's model by pickling it: through the state dataclasses give such
+    classes, a deck of 100,000 cards took 1.5 times as long."""
+    if any(not f.init or f.kw_only for f in fields(cls)):
+        raise TypeError(f"{cls.__name__}: every field must be given to __init__ in order")
     get = operator.attrgetter(*(f.name for f in fields(cls)))
     if len(fields(cls)) == 1:
-        cls.__getstate__ = lambda self: (get(self),)  # type: ignore[attr-defined]
+        cls.__reduce__ = lambda self: (cls, (get(self),))  # type: ignore[method-assign]
     else:
-        cls.__getstate__ = lambda self: get(self)  # type: ignore[attr-defined]
+        cls.__reduce__ = lambda self: (cls, get(self))  # type: ignore[method-assign]
     return cls
 
 
