@@ -85,13 +85,17 @@ class Places:
                 if part not in data:
                     break
                 at += 5 * list(data).index(part)
-                key_line, key_column, line, column, block = numbers[at : at + 5]
+                # Read one by one: a slice of the array is an array made and unpacked
+                # (a model of 100,000 cards asks for the place of every card's name).
                 if key and depth == last:
-                    line, column = key_line, key_column
+                    line, column = numbers[at], numbers[at + 1]
+                else:
+                    line, column = numbers[at + 2], numbers[at + 3]
+                block = numbers[at + 4]
                 data = data[part]
             elif type(data) is list and type(part) is int and 0 <= part < len(data):
                 at += 3 * part
-                line, column, block = numbers[at : at + 3]
+                line, column, block = numbers[at], numbers[at + 1], numbers[at + 2]
                 data = data[part]
             else:
                 break

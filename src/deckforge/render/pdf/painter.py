@@ -93,8 +93,10 @@ class Painter:
         self.c = canvas
         #: The marked content and structure tree of a tagged document.
         self.structure = Structure() if tagged else None
-        #: The placement being drawn (its texts outside its area are left out).
+        #: The placement being drawn (its texts outside its area are left out), and
+        #: where it is: its area, its turn and its origin.
         self.placement = None
+        self.place: tuple | None = None
         #: The texts of each keyed face, drawn after its form (see :meth:`lifted`).
         self.face_texts: dict[str, tuple[Text, ...]] = {}
         self.code = adapter.code(canvas)
@@ -250,8 +252,7 @@ class Painter:
         # Cards put a face at the same few places sheet after sheet: its texts' operators
         # there are made once (but in a tagged file, where each is marked content of its
         # own, and for inline icons, which name the forms each page uses).
-        where = None if placement is None else (placement.clip, placement.x, placement.y)
-        key = (face.key, where, placement.rotate if placement else 0)
+        key = (face.key, self.place)
         code = self.lifted_code.get(key)
         if code is not None:
             self.code.extend(code)
@@ -443,7 +444,7 @@ class Painter:
             self.placement = placement
             # Each card is clipped to its area and drawn from its trim's corner, within
             # its own saved graphics state.
-            place = (placement.clip, placement.rotate, placement.x, placement.y)
+            place = self.place = (placement.clip, placement.rotate, placement.x, placement.y)
             start = self.places.get(place)
             if start is None:
                 start = self.places[place] = placement_start(placement)
@@ -452,7 +453,7 @@ class Painter:
             if structure is not None:
                 structure.close(self.code)
             self.code.append("Q")
-        self.placement = None
+        self.placement = self.place = None
         if page.ops and structure is not None:
             structure.artifact(self.code)
         self.page_ops(page.ops)
