@@ -12,7 +12,7 @@ from deckforge.layout.ops import Document, Face, Page, Placement, Use
 from deckforge.model import Text
 from deckforge.render import pdf
 from deckforge.render.raster import rasterize
-from deckforge.templates import Context, Library, lay_out_cards
+from deckforge.templates import Context, Library, stream_cards
 from deckforge.templates.bind import shared_values
 
 PALETTE = {"ink": "#1D1D2C", "paper": "#FFFDF7", "accent": "#E4572E", "accent_dark": "#6B2A7A"}
@@ -51,7 +51,7 @@ def text(value: str, line: int = 1, column: int = 1, file: str = "cards.yaml") -
 
 def lay_out(lib: Library, cards, face: str, back: str | None = None, **kwargs):
     """Cards laid out from templates: (cards, problems)."""
-    return lay_out_cards(cards, lib, context(**kwargs), face, back)
+    return stream_cards(cards, lib, context(**kwargs), face, back).whole()
 
 
 def flat(face: Face) -> list:

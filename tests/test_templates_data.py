@@ -10,7 +10,7 @@ from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.sources.tabular import read_table
-from deckforge.templates import compile_named, lay_out_cards, needs
+from deckforge.templates import compile_named, needs, stream_cards
 from deckforge.templates.data import check
 from templates_support import context, flat, library
 
@@ -115,7 +115,7 @@ def test_csv_and_xlsx_of_the_same_data_draw_the_same_cards(tmp_path):
     drawn = []
     for path in (csv, xlsx):
         data = _rows(path)
-        laid, problems = lay_out_cards(data.rows, lib, context(), "quiz", None, data=data)
+        laid, problems = stream_cards(data.rows, lib, context(), "quiz", None, data=data).whole()
         assert problems == []
         drawn.append([flat(card.face) for card in laid])
     assert len(drawn[0]) == 3  # q1 twice
@@ -138,13 +138,13 @@ elements:
 def test_a_value_may_name_a_colour_of_the_template(tmp_path):
     lib = library(tmp_path, t=NAMED.replace(', text: "{note.text}"', ', text: "{category}"'))
     data = _rows(_csv(tmp_path, "id,category\na,science\nb,History\nc,sience\n"))
-    laid, problems = lay_out_cards(data.rows, lib, context(), "t", None, data=data)
+    laid, problems = stream_cards(data.rows, lib, context(), "t", None, data=data).whole()
     assert [p.format() for p in problems] == [
         "cards.csv:4:3: 'sience' is not a colour: use #RRGGBB, like '#E4572E', or a colour "
         "the template names (history, science); did you mean 'science'?"
     ]
     data = _rows(_csv(tmp_path, "id,category\na,science\nb,History\n"))
-    laid, problems = lay_out_cards(data.rows, lib, context(), "t", None, data=data)
+    laid, problems = stream_cards(data.rows, lib, context(), "t", None, data=data).whole()
     assert problems == []
     bands = [flat(card.face)[0].fill for card in laid]
     assert bands == [(0, 0x72 / 255, 0xB2 / 255), (0xD5 / 255, 0x5E / 255, 0)]

@@ -36,8 +36,8 @@ gives the engine three things:
    the deck's and edition's values that bindings read (:func:`context_for` makes it from
    the model), the card size and the prefix of the keys of shared faces.
 
-:func:`lay_out_cards` then compiles each template once for the deck and returns the
-laid-out cards with every problem found (text that cannot fit, art too coarse, data
+:func:`stream_cards` then compiles each template once for the deck and lays out the
+cards as they are taken, with every problem found (text that cannot fit, art too coarse, data
 that is not what a template needs), each at the place of the data or template that
 causes it.
 """
@@ -66,7 +66,6 @@ __all__ = [
     "compile_named",
     "context_for",
     "edition_files",
-    "lay_out_cards",
     "lay_out_deck",
     "needs",
     "stream_cards",
@@ -106,27 +105,6 @@ def needs(compiled: Compiled) -> dict[str, tuple[str, SourceRef]]:
     return dict(compiled.needs)
 
 
-def lay_out_cards(
-    cards: Sequence[object],
-    library: Library,
-    context: Context,
-    face: str,
-    back: str | Sequence[str] | None,
-    ref: SourceRef | None = None,
-    data: Rows | None = None,
-    root: Path | None = None,
-    named: Mapping[str, SourceRef] | None = None,
-) -> tuple[list[Card], list[Problem]]:
-    """Cards drawn from a face template and a back template (one for every card, or one
-    per card), each compiled once, or the problems that stop them. With ``data``, the
-    cards are rows of data, checked first (art paths must stay inside ``root``); the
-    cards themselves then only give their ids. A template that cannot be read is a
-    problem where ``named`` says it is named (a deck file's ``face:``), else at ``ref``."""
-    laying = stream_cards(cards, library, context, face, back, ref, data, root, named)
-    laid = list(laying)
-    return laid, laying.problems
-
-
 class CardStream:
     """A deck's cards laid out one at a time as they are taken (a deck of 100,000 cards
     is drawn, imposed and written a sheet at a time, never held whole), and the problems
@@ -149,6 +127,11 @@ class CardStream:
         """Every problem found so far."""
         return self._early + self.faces + self.backs
 
+    def whole(self) -> tuple[list[Card], list[Problem]]:
+        """Every card, laid out now, and every problem found."""
+        laid = list(self)
+        return laid, self.problems
+
 
 def stream_cards(
     cards: Sequence[object],
@@ -161,7 +144,12 @@ def stream_cards(
     root: Path | None = None,
     named: Mapping[str, SourceRef] | None = None,
 ) -> CardStream:
-    """:func:`lay_out_cards`, each card laid out only when it is taken."""
+    """Cards drawn from a face template and a back template (one for every card, or one
+    per card), each compiled once, laid out as they are taken; the problems that stop
+    them are the stream's. With ``data``, the cards are rows of data, checked first (art
+    paths must stay inside ``root``); the cards themselves then only give their ids. A
+    template that cannot be read is a problem where ``named`` says it is named (a deck
+    file's ``face:``), else at ``ref``."""
     backs = [back] * len(cards) if back is None or isinstance(back, str) else list(back)
     compiled: dict[str, Compiled] = {}
     problems: list[Problem] = []
@@ -238,9 +226,7 @@ def lay_out_deck(edition: Edition, deck: Deck, look: Look) -> tuple[list[Card], 
     """A deck of the model drawn from the templates its kind names: the edition's own,
     else the shipped. A look without a face template has nothing to draw (a deck whose
     data could not be read, which validation reports)."""
-    laying = stream_deck(edition, deck, look)
-    laid = list(laying)
-    return laid, laying.problems
+    return stream_deck(edition, deck, look).whole()
 
 
 def stream_deck(edition: Edition, deck: Deck, look: Look) -> CardStream:
