@@ -76,6 +76,10 @@ class Edition:
     inputs: dict[Path, str] = field(default_factory=dict)
     #: The project folder: every file the edition's sources name must stay inside it.
     root: Path | None = None
+    #: By deck id, a digest of everything the deck's model was built from besides
+    #: deckforge's code (the bytes of its source, of the edition's manifest and of the
+    #: files its kind reads, and where they are): equal digests, equal models.
+    made_of: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 class Card(Protocol):

@@ -194,3 +194,35 @@ def test_files_are_found_unchanged_across_processes(tmp_path):
     places = root / "decks" / "minimal" / "places.yaml"
     places.write_text(places.read_text().replace("name: Attic", "name: Loft"))
     assert re.search(r"built 1 file \(\d+ pages\), 4 unchanged in ", run("2"))
+
+
+def test_an_edit_to_a_decks_data_file_rebuilds_only_that_decks_files(tmp_path):
+    # A deck's file is known unchanged from the bytes its model is built from: the
+    # data file a deck of cards reads is one of them, as much as the deck's own file.
+    from deckforge.authoring.game import new_game
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    new_game(Project(decks), "quiz")
+    out = tmp_path / "build"
+    build(Project(decks), out, profile_names=["printer"])
+    before = _hashes(out)
+    data = decks / "quiz" / "cards.csv"
+    data.write_text(data.read_text(encoding="utf-8").replace("?", "??", 1), encoding="utf-8")
+    second = build(Project(decks), out, profile_names=["printer"])
+    assert [e.path for e in second.written] == ["quiz/printer/trivia.pdf"]
+    assert [e.path for e in second.unchanged] == ["quiz/printer/roles.pdf"]
+    after = _hashes(out)
+    assert after["quiz/printer/trivia.pdf"] != before["quiz/printer/trivia.pdf"]
+
+
+def test_an_edit_to_the_edition_manifest_draws_the_decks_again(tmp_path):
+    root = _project(tmp_path)
+    project, out = Project(root / "decks"), root / "build"
+    build(project, out, profile_names=["printer"])
+    before = _hashes(out)
+    manifest = root / "decks" / "minimal" / "edition.yaml"
+    manifest.write_text(manifest.read_text().replace("back: Place}", "back: Spot}"))
+    second = build(project, out, profile_names=["printer"])
+    assert "minimal-en/printer/places.pdf" in {e.path for e in second.written}
+    assert _hashes(out)["minimal-en/printer/places.pdf"] != before["minimal-en/printer/places.pdf"]

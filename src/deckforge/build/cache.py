@@ -133,10 +133,13 @@ def with_templates(edition: Edition) -> Edition:
 
 def made_from(edition: Edition, profile: Profile, part) -> tuple:
     """What the file of one deck or component is a function of (with deckforge's code,
-    the tools and the art it draws): the edition's settings, the part's model and the
-    profile."""
+    the tools and the art it draws): the edition's settings, the part's model (for a
+    deck, the digest of what its model is built from) and the profile."""
     settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
-    return (settings, part, profile)
+    # A deck stands for what it was built from, known without going through its cards
+    # (pickling the model of 100,000 cards took 0.6 s).
+    made_of = edition.made_of.get(part.id) if any(part is d for d in edition.decks) else None
+    return (settings, ("deck", part.id, made_of) if made_of else part, profile)
 
 
 def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: str) -> str:

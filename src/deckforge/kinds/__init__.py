@@ -148,6 +148,11 @@ class Kind:
         default the art it names."""
         return [source.path.parent / value for _, value, _ in self.art(source.data)]
 
+    def drawn_only(self, source: Source) -> set[Path]:
+        """The :meth:`inputs` that shape only how the cards are drawn, not what they are
+        (templates): a change to them leaves the model as it was. None by default."""
+        return set()
+
 
 @dataclass(frozen=True)
 class DeckKind(Kind):

@@ -332,5 +332,9 @@ class Cards(DeckKind):
                 found.extend(_pictures(read.data.folder, row.values.values()))
         return list(dict.fromkeys(found))
 
+    def drawn_only(self, source: Source) -> set[Path]:
+        """The ``templates/`` folder beside the deck's file."""
+        return {source.path.parent / TEMPLATES_FOLDER}
+
 
 KIND = Cards("cards", listed=0)

@@ -5,6 +5,7 @@ then built into the model, each deck and component by its kind.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from pathlib import Path
 
 from deckforge.errors import Problem
@@ -120,6 +121,7 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
     """
     manifest = loaded.manifest.data
     reader = Reader(loaded)
+    read = _read_by_source(loaded)
 
     def sound(entry: dict, table: dict[str, Source]) -> bool:
         source = table.get(entry["id"])
@@ -145,8 +147,13 @@ def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Editio
         ),
         folder=loaded.folder,
         sources=tuple(s.path for s in loaded.all_sources()),
-        inputs=_inputs(loaded),
+        inputs={path: sha for found in read.values() for path, sha in found.items()},
         root=loaded.root,
+        made_of={
+            d["id"]: _made_of(reader, loaded.decks[d["id"]], read)
+            for d in manifest["decks"]
+            if sound(d, loaded.decks)
+        },
     )
 
 
@@ -168,14 +175,35 @@ def _deck(reader: Reader, index: int, entry: dict) -> Deck:
     )
 
 
-def _inputs(loaded: LoadedEdition) -> dict[Path, str]:
-    """Sources (as parsed), the art files and folders they name (a folder's listing
-    matters too), each with the digest of its content (nothing outside the project, and
-    nothing but regular files, is read for it)."""
-    found: dict[Path, str] = {}
+def _made_of(reader: Reader, source: Source, read: dict[Path, dict[Path, str]]) -> str:
+    """The digest of what a deck's model is a function of besides the code: its source,
+    the manifest (its entry, the language) and the files its kind reads, by content and
+    place (paths and the names problems give are in the model); "" when one of them
+    has no digest (a source not read from bytes)."""
+    loaded = reader.loaded
+    parts = [str(loaded.root), reader.locale]
+    for one in (loaded.manifest, source):
+        if not one.digest:
+            return ""
+        parts += [str(one.path), one.display, one.digest]
+    kind = kind_named(_kind_name(source))
+    drawn = kind.drawn_only(source) if kind else set()
+    for path, sha in read[source.path].items():
+        if path not in drawn:
+            parts += [str(path), sha]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _read_by_source(loaded: LoadedEdition) -> dict[Path, dict[Path, str]]:
+    """Each source's path, with the digest of its content and of the art files and
+    folders it names (a folder's listing matters too), by path; nothing outside the
+    project, and nothing but regular files, is read for them. The edition's inputs are
+    all of them; a deck's model is made of its own."""
+    found: dict[Path, dict[Path, str]] = {}
     for source in loaded.all_sources():
-        found[source.path] = source.digest
+        mine = found.setdefault(source.path, {})
+        mine[source.path] = source.digest
         kind = kind_named(_kind_name(source))
         for path in kind.inputs(source, loaded.root) if kind else ():
-            found[path] = digest(path, loaded.root)
+            mine[path] = digest(path, loaded.root)
     return found
