@@ -39,7 +39,7 @@ class ArtError(ValueError):
     """Art that cannot be used."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ArtInfo:
     """What layout needs to know of a file: its kind and natural size."""
 

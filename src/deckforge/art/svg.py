@@ -41,7 +41,7 @@ class SvgError(ValueError):
     """An SVG file that cannot be used, and why (its name given by the caller)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Embedded:
     """A picture embedded in an SVG: its bytes, and the line of its element."""
 

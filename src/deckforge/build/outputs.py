@@ -20,7 +20,7 @@ from deckforge.profiles import Profile
 from deckforge.units import to_mm
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Output:
     """One file to write: where, what, and its build-manifest entry."""
 
@@ -172,7 +172,7 @@ def calibration_output(profile: Profile) -> Output:
     return _output(relpath, f"Duplex calibration – {profile.id}", pages, entry, trim, 0.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LaidOut:
     """An edition's cards per deck (the same under every profile)."""
 

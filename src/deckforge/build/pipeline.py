@@ -95,7 +95,7 @@ def check(
     return laid_out, outputs, _unique(problems + found)
 
 
-@dataclass
+@dataclass(eq=False)
 class BuildReport:
     """What a build did."""
 

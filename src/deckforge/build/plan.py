@@ -13,7 +13,7 @@ from deckforge.model import Edition
 from deckforge.profiles import Profile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Task:
     """One file a build may make: a deck or component of an edition under a profile, or
     a profile's calibration sheet (``edition`` None)."""

@@ -40,7 +40,7 @@ class Progress(Protocol):
         """A file is done: ``written``, or found unchanged (or empty) and left alone."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Workshop:
     """What every task of a build reads."""
 
@@ -55,7 +55,7 @@ class Workshop:
     cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Made:
     """What a task did: the file's manifest entry (None if the part prints nothing; with
     the file's SHA-256), whether it was written (or found unchanged), the problems found,

@@ -20,7 +20,7 @@ PLACES_FOR_A_GAME = 48
 
 
 @pickled_quickly
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlaceCard:
     """A secret place."""
 
@@ -32,7 +32,7 @@ class PlaceCard:
 
 
 @pickled_quickly
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Category:
     """A kind of place, with its printed name and colour."""
 

@@ -37,7 +37,7 @@ class ImpositionError(ValueError):
     """The cards cannot be put on the profile's paper."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Grid:
     """Where cards sit on a sheet."""
 
@@ -192,7 +192,7 @@ def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
             )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FoldGrid:
     """A gutterfold sheet: rows of faces above the fold line, their backs below it."""
 

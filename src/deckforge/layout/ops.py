@@ -249,7 +249,7 @@ class Use:
     face: Face
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A laid-out card: trim size and its two sides."""
 
@@ -260,7 +260,7 @@ class Card:
     back: Face
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Placement:
     """A face put on a page: its trim's lower-left corner and the area it may paint."""
 
@@ -286,7 +286,7 @@ class Placement:
         return left < cx + cw and right > cx and bottom < cy + ch and top > cy
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Page:
     """One page of an output file."""
 
@@ -299,7 +299,7 @@ class Page:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 

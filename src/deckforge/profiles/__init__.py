@@ -70,7 +70,7 @@ def _description(data: bytes) -> str:
         return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Profile:
     """A validated print profile, lengths in points."""
 

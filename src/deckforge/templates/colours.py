@@ -34,7 +34,7 @@ class ColourError(ValueError):
     """A colour expression that cannot be read."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Colour:
     """A compiled colour: a constant, or a function of the card's bound fields."""
 

@@ -46,7 +46,7 @@ MIN_TYPE = 7.0
 KINDS = ("art", "icon", "colour", "number", "text")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Context:
     """What a card kind tells the engine about a deck: the edition's locale and palette,
     the values bindings under ``deck``, ``edition`` and ``palette`` read, the card's size
@@ -59,7 +59,7 @@ class Context:
     key: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TextLook:
     """A text element's style, compiled: how the fitter sets it, its colour, where it sits
     in its box vertically."""
@@ -69,7 +69,7 @@ class TextLook:
     valign: str
 
 
-@dataclass
+@dataclass(eq=False)
 class Compiled:
     """A template compiled for a deck: the card and the elements, in drawing order."""
 

@@ -22,7 +22,7 @@ from deckforge.templates.compile import Compiled, Context
 from deckforge.templates.elements import CardError, Element
 
 
-@dataclass
+@dataclass(eq=False)
 class _Segment:
     """Consecutive elements drawn the same way: shared (into keyed faces) or per card."""
 

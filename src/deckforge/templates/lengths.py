@@ -28,7 +28,7 @@ _TOKEN = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Box:
     """What ``%`` is a share of: a width and a height, in points."""
 
@@ -36,7 +36,7 @@ class Box:
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Value:
     number: float
     length: bool  # a length (points), or a plain number

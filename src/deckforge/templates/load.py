@@ -34,7 +34,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Layer:
     """A folder of templates, and the folder the paths its files name must stay in."""
 
@@ -48,7 +48,7 @@ class Layer:
         return display_path(path, self.root)
 
 
-@dataclass
+@dataclass(eq=False)
 class Template:
     """A template after ``extends``: settings, colours, sizes, styles and elements, each
     value with where it was written."""

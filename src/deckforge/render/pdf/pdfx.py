@@ -17,7 +17,7 @@ X4 = "PDF/X-4"
 X1A = "PDF/X-1a:2001"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Standard:
     """One PDF/X version: its header version and the keys that name it."""
 

@@ -15,7 +15,7 @@ from deckforge.layout.ops import Tag
 from deckforge.render.pdf.adapter import Ref
 
 
-@dataclass
+@dataclass(eq=False)
 class _Element:
     kind: str
     lang: str = ""
