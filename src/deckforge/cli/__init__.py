@@ -41,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     from deckforge.cli.values import check_environment
     from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parser().parse_args(argv)
+        args = parser(argv).parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     try:

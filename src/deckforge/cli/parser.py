@@ -4,6 +4,7 @@ from its module (``NAME``, ``HELP``, ``arguments(parser)`` and ``run(args)``).""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from deckforge import __version__
@@ -25,8 +26,13 @@ from deckforge.cli.commands import (
 COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new, templates)
 
 
-def parser() -> argparse.ArgumentParser:
-    """The parser of a ``deckforge`` command line; ``args.run(args)`` runs the command."""
+def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of a ``deckforge`` command line; ``args.run(args)`` runs the command.
+
+    Given the command line it is to parse, only the commands named in it are given
+    their options: making every command's options was most of making the parser, and a
+    command not named cannot be the one that runs."""
+    named = None if argv is None else set(argv)
     top = argparse.ArgumentParser(
         prog="deckforge",
         description="Turn card-game content written in YAML into print-ready PDFs.",
@@ -39,6 +45,7 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         own = sub.add_parser(command.NAME, help=command.HELP)
-        command.arguments(own)
+        if named is None or command.NAME in named:
+            command.arguments(own)
         own.set_defaults(run=command.run, needs_decks=getattr(command, "NEEDS_DECKS", True))
     return top
