@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile
 from deckforge.render import colour
-from deckforge.render.pdf import icon_cache, icon_maker
+from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts, lineface
 from deckforge.text.script import is_rtl_locale
 
@@ -99,6 +99,9 @@ def _icon_batches(codes: set[str], profiles: list[Profile]) -> list[Batch]:
 
 def _draw(batch: Batch) -> list[tuple[list, str | None]]:
     """A batch's drawings in each colour, with the colour key they are kept under."""
+    # Imported only when icons are missing from the cache (a first build).
+    from deckforge.render.pdf import icon_maker
+
     drawn = []
     for codes, inks in batch:
         converter = None if inks is None else colour.converter(*inks)

@@ -35,7 +35,7 @@ from deckforge.layout.ops import (
     Use,
 )
 from deckforge.render.colour import Converter
-from deckforge.render.pdf import adapter, icon_cache, icon_ops
+from deckforge.render.pdf import adapter, icon_cache
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
@@ -307,6 +307,10 @@ class Painter:
     def make_icon(self, form: str, code: str) -> tuple[float, float, tuple[str, ...]]:
         """Draw an icon from its SVG (through svglib if :mod:`.icon_ops` does not draw it)
         into its form; its size and the operators drawn."""
+        # Imported by the first icon drawn (most come from the cache): cards without
+        # icons start without the SVG reader.
+        from deckforge.render.pdf import icon_ops
+
         made = icon_ops.made(code, self.converter)
         if made is None:
             drawing = _icon_drawing(code, self.converter)
