@@ -98,8 +98,9 @@ def deckforge(*args: str) -> list[str]:
     return [PYTHON, "-m", "deckforge", *args]
 
 
-def synthetic_project(folder: Path, cards: int) -> Path:
-    """A project with one edition of ``cards`` plain place cards."""
+def synthetic_project(folder: Path, cards: int, icons: list[str] | None = None) -> Path:
+    """A project with one edition (``synthetic``) of ``cards`` place cards: plain, or
+    each with the OpenMoji icon of that hexcode in ``icons``."""
     decks = folder / "decks" / "synthetic"
     decks.mkdir(parents=True)
     categories = ["home", "food", "shop", "school", "travel", "outdoors", "water", "fantasy"]
@@ -107,9 +108,10 @@ def synthetic_project(folder: Path, cards: int) -> Path:
     lines += [f'  - {{id: {c}, name: {c.title()}, colour: "#3366AA"}}' for c in categories]
     lines.append("places:")
     for n in range(cards):
+        icon = f', icon: "{icons[n]}"' if icons else ""
         lines.append(
             f"  - {{id: place-{n}, name: 'Place number {n}', "
-            f"category: {categories[n % len(categories)]}}}"
+            f"category: {categories[n % len(categories)]}{icon}}}"
         )
     (decks / "places.yaml").write_text("\n".join(lines) + "\n")
     (decks / "edition.yaml").write_text(

@@ -14,7 +14,6 @@ cache filled and under half of it from nothing.
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import PYTHON, RUNS, run, summary, write_results  # noqa: E402
+from run import PYTHON, RUNS, run, summary, synthetic_project, write_results  # noqa: E402
 
 CARDS = 400
 #: Squib 0.20's wall time for the job, raced on this machine.
@@ -38,29 +37,6 @@ def icons(count: int) -> list[str]:
     return [name for name in names if "-" not in name][:count]
 
 
-def project(folder: Path) -> Path:
-    """A project with one edition: ``CARDS`` place cards, each with a name and an icon."""
-    game = folder / "decks" / "race"
-    game.mkdir(parents=True)
-    categories = ["home", "food", "shop", "school", "travel", "outdoors", "water", "fantasy"]
-    lines = ["kind: places", "categories:"]
-    lines += [f'  - {{id: {c}, name: {c.title()}, colour: "#3366AA"}}' for c in categories]
-    lines.append("places:")
-    for n, icon in enumerate(icons(CARDS)):
-        category = categories[n % len(categories)]
-        lines.append(
-            f"  - {{id: card-{n}, name: 'Card number {n}', category: {category}, "
-            f"icon: {json.dumps(icon)}}}"
-        )
-    (game / "places.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (game / "edition.yaml").write_text(
-        "kind: edition\nid: race\ngame: race\ntitle: Race\nlocale: en\n"
-        "decks:\n  - {id: places, source: places.yaml, size: poker, back: Place}\n",
-        encoding="utf-8",
-    )
-    return folder
-
-
 def job(folder: Path, cache: Path) -> float:
     """The whole job from no build folder, with ``cache`` as the font and icon cache:
     its wall time."""
@@ -70,7 +46,7 @@ def job(folder: Path, cache: Path) -> float:
              "--profile", "pnp-a4", "--profile", "printer"]  # fmt: skip
     export = [PYTHON, "-m", "deckforge", "export", "png", "--out", str(out)]
     wall = run(build, folder, cache)[0] + run(export, folder, cache)[0]
-    sides = len(list((out / "race" / "png").rglob("*.png")))
+    sides = len(list((out / "synthetic" / "png").rglob("*.png")))
     if sides != 2 * CARDS:
         sys.exit(f"the export wrote {sides} PNG files, not {2 * CARDS}")
     return wall
@@ -79,7 +55,7 @@ def job(folder: Path, cache: Path) -> float:
 def main() -> None:
     """Time the job cold and warm, interleaved; print the medians against Squib's."""
     with tempfile.TemporaryDirectory() as scratch:
-        folder = project(Path(scratch))
+        folder = synthetic_project(Path(scratch), CARDS, icons(CARDS))
         filled = Path(scratch) / "filled-cache"
         filled.mkdir()
         job(folder, filled)
