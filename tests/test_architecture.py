@@ -25,6 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # and renderers draw, and the shapes (player symbols, arrows) made of them. They live
     # in layout/ but stand above everything that draws.
     ("layout.ops", "layout.shapes"),
+    # Every use of ReportLab's private API (documents and pages, font faces): below the
+    # text and render stages that use it.
+    ("rl",),
     # Libraries that know nothing of decks: icons and images; text shaping and fitting
     # (which draws icons inline).
     ("art",),

@@ -17,7 +17,8 @@ from fontTools.ttLib import TTFont
 from fontTools.varLib import instancer
 from reportlab.pdfbase import ttfonts as rl_ttfonts
 
-from deckforge.text import fonts, kept
+from deckforge.rl import faces as kept
+from deckforge.text import fonts
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
 DATA = Path(__file__).parent / "data" / "minimal"
@@ -248,7 +249,7 @@ def test_damaged_kept_metrics_are_read_again_with_a_warning(cache, caplog, damag
     good = metrics.read_bytes()
     metrics.write_bytes(damage(good))
     fonts.face.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="deckforge.text.kept"):
+    with caplog.at_level(logging.WARNING, logger="deckforge.rl.faces"):
         face = fonts.face("latin", fonts.REGULAR)
     assert [r.getMessage().split(":")[0] for r in caplog.records] == [str(metrics)]
     assert "; reading the font" in caplog.records[0].getMessage()

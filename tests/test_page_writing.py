@@ -7,7 +7,8 @@ import pytest
 
 from deckforge.layout.ops import Document, Face, Page, Placement, Rect, Tag, Text, Use
 from deckforge.render import pdf
-from deckforge.render.pdf import adapter, pdfx
+from deckforge.render.pdf import pdfx
+from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle, fit
 

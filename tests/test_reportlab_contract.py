@@ -1,4 +1,4 @@
-"""The contract with ReportLab's private API that render/pdf/adapter.py relies on.
+"""The contract with ReportLab's private API that deckforge.rl (rl/pdf.py, rl/faces.py) relies on.
 
 A ReportLab release that renames or reshapes one of these fails here first, naming
 what moved, instead of somewhere inside a build.
@@ -15,8 +15,9 @@ from reportlab.graphics import renderPDF, shapes
 from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.render.pdf import adapter
-from deckforge.text import fonts, kept
+from deckforge.rl import faces as kept
+from deckforge.rl import pdf as adapter
+from deckforge.text import fonts
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "deckforge"
 
@@ -113,10 +114,14 @@ def test_private_reportlab_names_appear_in_the_adapter_only():
         "_pdfVersion",
         "_timeStamp",
         "__NoDefault__",
+        "_full_font",
+        "_pdfScale",
+        "_asciiReadable",
+        "extractInfo",
     }
     found = []
     for path in SRC.rglob("*.py"):
-        if path.name == "adapter.py" and path.parent.name == "pdf":
+        if path.parent.name == "rl":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             name = getattr(node, "attr", None) or getattr(node, "id", None)
@@ -155,7 +160,7 @@ def _a_as_b(code: int) -> str:
 
 
 def _parsed_and_kept(tmp_path, family: str, weight: str) -> tuple:
-    """A face's font as ReportLab parses it, and as :mod:`deckforge.text.kept` makes it
+    """A face's font as ReportLab parses it, and as :mod:`deckforge.rl.faces` makes it
     from what it kept of the first."""
     fonts.face(family, weight)
     source = fonts.cached_path(fonts.instance_of(family, weight))

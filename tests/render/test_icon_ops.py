@@ -14,8 +14,9 @@ from conftest import DECKS
 from deckforge.art import icons
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
-from deckforge.render.pdf import adapter, icon_cache, icon_ops
+from deckforge.render.pdf import icon_cache, icon_ops
 from deckforge.render.raster.pdfread import opened, render
+from deckforge.rl import pdf as adapter
 
 #: The largest mean difference allowed between the two renders of an icon, in 8-bit
 #: levels over all pixels and channels (0–255); an icon drawn a shade off in one shape

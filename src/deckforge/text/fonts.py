@@ -28,7 +28,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
-from deckforge.text import kept
+from deckforge.rl import faces
 from deckforge.versions import version
 
 REGULAR = "regular"
@@ -306,8 +306,8 @@ def face(family: str, weight: str | None = None) -> FontFace:
         return face(family, upright(weight))
     path, data, digest = _bytes_of(instance)
     # ReportLab reads the bytes that were checked, not the file again, and what it reads
-    # from them once (text.kept).
-    font = kept.load(instance.ps_name, path, data, digest)
+    # from them once (rl.faces).
+    font = faces.load(instance.ps_name, path, data, digest)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)

@@ -3,8 +3,8 @@
 :mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.structure` makes a
 tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators for a build's
 processes and between builds (:mod:`.icon_maker` draws them ahead of a first build),
-:mod:`.pdfx` says what PDF/X adds to a file, and :mod:`.adapter` holds every use of
-ReportLab's private API.
+:mod:`.pdfx` says what PDF/X adds to a file; every use of ReportLab's private API is in
+:mod:`deckforge.rl`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from reportlab.pdfgen import canvas as rl_canvas
 from deckforge.layout.ops import Document, Text
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
-from deckforge.render.pdf import adapter, pdfx
+from deckforge.render.pdf import pdfx
 from deckforge.render.pdf.painter import Painter
+from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
 
 __all__ = ["name", "render", "suffix"]

@@ -35,10 +35,11 @@ from deckforge.layout.ops import (
     Use,
 )
 from deckforge.render.colour import Converter
-from deckforge.render.pdf import adapter, icon_cache
+from deckforge.render.pdf import icon_cache
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
+from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deckforge.layout.ops import Tag
-from deckforge.render.pdf.adapter import Ref
+from deckforge.rl.pdf import Ref
 
 
 @dataclass(eq=False)

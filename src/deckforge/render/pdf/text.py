@@ -13,7 +13,7 @@ from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
 
 from deckforge.layout.ops import Text
-from deckforge.render.pdf import adapter
+from deckforge.rl import pdf as adapter
 from deckforge.text import fonts, lineface
 from deckforge.text.inline import InlineIcon
 from deckforge.text.lines import Run

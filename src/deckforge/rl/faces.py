@@ -1,4 +1,5 @@
-"""What ReportLab reads from a TrueType font, kept beside the font in the cache.
+"""What ReportLab reads from a TrueType font, kept beside the font in the cache (one
+of the two modules of :mod:`deckforge.rl` that use ReportLab's private API).
 
 ReportLab parses a font's names, metrics, character map, advances and glyph offsets in
 Python every time a font is registered (``TTFontFile.extractInfo``): 6 ms for each Noto

@@ -1,9 +1,9 @@
-"""Every use of ReportLab's private API in deckforge, in this one module.
+"""ReportLab's private API for documents and pages (see :mod:`deckforge.rl`).
 
 The renderer writes PDF operators straight into a canvas's content list, names forms
 and fonts through the canvas's document, turns each page into bytes as soon as it is
 drawn, and adds what PDF/X needs to the catalog and the Info dictionary. ReportLab has
-no public API for any of these; ``tests/render/test_reportlab_contract.py`` checks the
+no public API for any of these; ``tests/test_reportlab_contract.py`` checks the
 attributes relied on here, so that a new ReportLab release that moves them fails there
 first, with the name of what moved.
 """
