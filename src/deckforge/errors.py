@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
+
+from deckforge.records import record
 
 ERROR = "error"
 WARNING = "warning"
@@ -32,7 +34,7 @@ def pickled_quickly(cls: type) -> type:
 
 
 @pickled_quickly
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SourceRef:
     """A place in a source file: 1-based line and column, and the data path there.
 
@@ -59,7 +61,7 @@ class SourceRef:
         return self.file
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Problem:
     """One thing wrong with the input, with its place and severity."""
 

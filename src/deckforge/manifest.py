@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
 from deckforge.fsutil import finish_publishing, open_regular, read_regular, write_atomic
+from deckforge.records import record
 
 MANIFEST_NAME = "manifest.json"
 
@@ -26,7 +27,7 @@ class ManifestError(DeckforgeError):
     """A build folder without a manifest, or with one deckforge did not write."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One file of a build."""
 

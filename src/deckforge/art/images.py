@@ -13,15 +13,12 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image
-
-from deckforge.art import svg
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import read_regular
+from deckforge.records import record
 
 #: Largest raster accepted, in pixels (a 300-dpi tarot card is about 1.3 million).
 MAX_PIXELS = 40_000_000
@@ -39,7 +36,7 @@ class ArtError(ValueError):
     """Art that cannot be used."""
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ArtInfo:
     """What layout needs to know of a file: its kind and natural size."""
 
@@ -84,6 +81,8 @@ def check_raster(data: bytes, name: str, limit: int = MAX_PIXELS) -> tuple[int, 
     """The size in pixels of PNG or JPEG bytes, once they are found to decode whole and
     to have no more than ``limit`` pixels; ArtError (its message starting with ``name``)
     otherwise."""
+    from PIL import Image  # here: a build whose cards show no raster art does not need it
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -118,6 +117,8 @@ def svg_drawing(path: Path):
 
 @lru_cache(maxsize=256)
 def _svg_drawing(path: Path, *version: int):
+    from deckforge.art import svg
+
     name = f"'{path.name}'"
     try:
         root = svg.parse(path)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -28,6 +28,7 @@ from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
+from deckforge.records import record
 from deckforge.render import pdf
 
 
@@ -40,7 +41,7 @@ class Progress(Protocol):
         """A file is done: ``written``, or found unchanged (or empty) and left alone."""
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Workshop:
     """What every task of a build reads."""
 
@@ -55,7 +56,7 @@ class Workshop:
     cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Made:
     """What a task did: the file's manifest entry (None if the part prints nothing; with
     the file's SHA-256), whether it was written (or found unchanged), the problems found,

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from deckforge.errors import WARNING, Problem, pickled_quickly
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Text
+from deckforge.records import record
 from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
@@ -20,7 +20,7 @@ PLACES_FOR_A_GAME = 48
 
 
 @pickled_quickly
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class PlaceCard:
     """A secret place."""
 
@@ -32,7 +32,7 @@ class PlaceCard:
 
 
 @pickled_quickly
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Category:
     """A kind of place, with its printed name and colour."""
 

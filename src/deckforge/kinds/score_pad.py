@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from deckforge.kinds import ComponentKind, Reader
 from deckforge.model import Text
+from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScorePad:
     """A score sheet."""
 

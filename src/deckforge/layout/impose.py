@@ -9,12 +9,12 @@ bleed, with TrimBox and BleedBox set.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
 from deckforge.profiles import Profile
+from deckforge.records import record
 from deckforge.units import mm
 
 #: Gap between a card's edge and its crop mark.
@@ -37,7 +37,7 @@ class ImpositionError(ValueError):
     """The cards cannot be put on the profile's paper."""
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Grid:
     """Where cards sit on a sheet."""
 
@@ -192,7 +192,7 @@ def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
             )
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class FoldGrid:
     """A gutterfold sheet: rows of faces above the fold line, their backs below it."""
 

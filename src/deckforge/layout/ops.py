@@ -8,9 +8,11 @@ bleed extends past it by the bleed on every side.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Protocol
+
+from deckforge.records import record
 
 RGB = tuple[float, float, float]
 
@@ -52,7 +54,7 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class Paint:
     """How a closed shape is painted: its fill, its outline and the outline's dash
     pattern (on, off, ... in points; solid when empty). Given by keyword only, after
@@ -64,7 +66,7 @@ class Paint:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rect(Paint):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
@@ -75,7 +77,7 @@ class Rect(Paint):
     radius: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Line:
     """A straight line."""
 
@@ -88,14 +90,14 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Polygon(Paint):
     """A closed shape through points; ``holes`` are cut out (even-odd)."""
 
     points: tuple[tuple[float, float], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Circle(Paint):
     """A circle."""
 
@@ -104,7 +106,7 @@ class Circle(Paint):
     r: float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Ellipse(Paint):
     """An ellipse filling the box whose lower-left corner is (x, y)."""
 
@@ -114,7 +116,7 @@ class Ellipse(Paint):
     h: float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Transform:
     """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
     what turns an upside-down answer or a sideways label into place."""
@@ -123,7 +125,7 @@ class Transform:
     ops: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Tag:
     """Where a text belongs in a tagged document's logical structure.
 
@@ -140,7 +142,7 @@ class Tag:
     artifact: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Text:
     """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
 
@@ -203,7 +205,7 @@ class Fitted(Protocol):
     def align(self) -> str: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Icon:
     """A named picture drawn into a box, keeping its aspect ratio."""
 
@@ -214,7 +216,7 @@ class Icon:
     h: float
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Picture:
     """A user's art file drawn into a box: scaled to cover it (cropped) or to fit inside it,
     never stretched; ``round`` clips it to the box's inscribed circle."""
@@ -229,7 +231,7 @@ class Picture:
     round: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Face:
     """One side of a card, or a page's content: operations in its own coordinates.
 
@@ -241,7 +243,7 @@ class Face:
     key: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Use:
     """A keyed face drawn here: what many cards share (a category's card without its
     name), stored once in the file."""
@@ -249,7 +251,7 @@ class Use:
     face: Face
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Card:
     """A laid-out card: trim size and its two sides."""
 
@@ -260,7 +262,7 @@ class Card:
     back: Face
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Placement:
     """A face put on a page: its trim's lower-left corner and the area it may paint."""
 
@@ -286,7 +288,7 @@ class Placement:
         return left < cx + cw and right > cx and bottom < cy + ch and top > cy
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Page:
     """One page of an output file."""
 
@@ -299,7 +301,7 @@ class Page:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 

@@ -8,11 +8,12 @@ links resolved, and be a regular file (or folder) — never a named pipe or a de
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, UsageError, display_path
 from deckforge.fsutil import inside, kind_of
+from deckforge.records import record
 from deckforge.sources.source import Source, load_yaml
 
 EDITION_FILE = "edition.yaml"
@@ -23,7 +24,7 @@ OUTSIDE = "outside"
 MISSING = "missing"
 
 
-@dataclass
+@record
 class LoadedEdition:
     """An edition's manifest and the sources of its decks and components, by id."""
 
@@ -156,7 +157,7 @@ def missing(path: Path) -> Problem:
     return Problem(SourceRef(path.as_posix()), "no such file or folder")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Project:
     """Where sources are read from: the decks folder and the project folder around it."""
 

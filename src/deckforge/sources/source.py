@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import yaml
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import read_regular
+from deckforge.records import record
 from deckforge.sources.events import MAX_DEPTH, Builder, Places, Refused
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]
@@ -80,7 +81,7 @@ def format_path(path: Path_) -> str:
     return out
 
 
-@dataclass
+@record
 class Source:
     """One loaded file: its data and the line/column of every value in it."""
 

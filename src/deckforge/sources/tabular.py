@@ -18,11 +18,12 @@ import datetime
 import difflib
 import re
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import kind_of, read_regular
+from deckforge.records import record
 from deckforge.text.script import BIDI_OVERRIDES
 
 #: Largest data file read, in bytes.
@@ -39,7 +40,7 @@ _DELIMITERS = (",", ";", "\t")
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cell:
     """A value of a table (text as written, numbers as text) and where it is."""
 
@@ -47,7 +48,7 @@ class Cell:
     ref: SourceRef
 
 
-@dataclass
+@record
 class Table:
     """A sheet of card data: its fields (header) and rows, each value with its place."""
 

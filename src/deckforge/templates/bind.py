@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 
 from deckforge.errors import SourceRef
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
+from deckforge.records import record
 from deckforge.text.script import localise_digits
 
 #: Roots of the paths that name the deck's and edition's values, not a card's fields.
@@ -34,7 +34,7 @@ class BindError(ValueError):
     """A binding that cannot be read, or a bound value that cannot be used."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     """One binding: the path of a field and the filters applied to its text."""
 
@@ -52,7 +52,7 @@ class Field:
         return self.path[0] not in ROOTS
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pattern:
     """Text with bindings in it, parsed once: literal strings and fields in order."""
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.layout.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
+from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
 
 BASIC = {"white": WHITE, "black": BLACK}
@@ -34,7 +34,7 @@ class ColourError(ValueError):
     """A colour expression that cannot be read."""
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Colour:
     """A compiled colour: a constant, or a function of the card's bound fields."""
 

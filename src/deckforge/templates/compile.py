@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import RGB, hex_colour
+from deckforge.records import record
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
@@ -46,7 +47,7 @@ MIN_TYPE = 7.0
 KINDS = ("art", "icon", "colour", "number", "text")
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Context:
     """What a card kind tells the engine about a deck: the edition's locale and palette,
     the values bindings under ``deck``, ``edition`` and ``palette`` read, the card's size
@@ -59,7 +60,7 @@ class Context:
     key: str = ""
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class TextLook:
     """A text element's style, compiled: how the fitter sets it, its colour, where it sits
     in its box vertically."""
@@ -69,7 +70,7 @@ class TextLook:
     valign: str
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Compiled:
     """A template compiled for a deck: the card and the elements, in drawing order."""
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from deckforge.records import record
 from deckforge.units import POINTS_PER_UNIT
 
 
@@ -28,7 +28,7 @@ _TOKEN = re.compile(
 )
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Box:
     """What ``%`` is a share of: a width and a height, in points."""
 
@@ -36,7 +36,7 @@ class Box:
     h: float
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class _Value:
     number: float
     length: bool  # a length (points), or a plain number

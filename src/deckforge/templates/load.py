@@ -15,12 +15,13 @@ it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.fsutil import inside
+from deckforge.records import record
 from deckforge.sources.load import TEMPLATES_FOLDER
 from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec
@@ -34,7 +35,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Layer:
     """A folder of templates, and the folder the paths its files name must stay in."""
 
@@ -48,7 +49,7 @@ class Layer:
         return display_path(path, self.root)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Template:
     """A template after ``extends``: settings, colours, sizes, styles and elements, each
     value with where it was written."""

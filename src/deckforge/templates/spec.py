@@ -6,13 +6,14 @@ place (for errors) and its own folder (for the font and picture paths it names).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import SourceRef
+from deckforge.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Origin:
     """Where a value was written: its place, the template file's folder (paths in it are
     relative to that) and the folder paths must stay inside (the project, or deckforge's
@@ -23,7 +24,7 @@ class Origin:
     root: Path
 
 
-@dataclass
+@record
 class Spec:
     """An element or style: its keys' values, and where each was written."""
 

@@ -15,9 +15,9 @@ always took.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+from deckforge.records import record
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
 from deckforge.text.lines import Line, Run, face_for, faces_of, set_line, style_of
@@ -44,7 +44,7 @@ class FitError(ValueError):
         self.position = position
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TextStyle:
     """How a text box sets its text."""
 
@@ -64,7 +64,7 @@ class TextStyle:
     latin_height: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FittedText:
     """Text set at one size: lines top to bottom."""
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
+from deckforge.records import record
 from deckforge.rl import faces
 from deckforge.versions import version
 
@@ -49,7 +49,7 @@ STYLES = tuple(_STYLES)
 _log = Log(__name__)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FontFace:
     """One registered face: its ReportLab name, its cached file and the code points it
     can draw."""
@@ -95,7 +95,7 @@ def cache_dir() -> Path:
     return fsutil.cache_dir()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Instance:
     """What one static instance is cut from, and its PostScript name."""
 

@@ -28,16 +28,17 @@ that face, a piece at a time.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache, lru_cache
 
+from deckforge.records import record
 from deckforge.text import fonts, lineface, markup
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
 from deckforge.text.script import RLM, ZWNJ, drawable, has_arabic, visual_order
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Run:
     """Glyphs drawn as one text object in one face; ``offset`` from the line's left edge.
 
@@ -52,7 +53,7 @@ class Run:
     scale: float = 1.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Line:
     """One line: its logical text (for search and copy), its visual runs and icons.
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.art import icons
+from deckforge.records import record
 from deckforge.text.script import localise_digits, normalise_letters
 
 #: Bits of a character's style.
@@ -65,7 +65,7 @@ class MarkupError(ValueError):
         self.position = position
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Marked:
     """Text with its markup taken out.
 

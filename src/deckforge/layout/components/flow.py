@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from deckforge.layout.components.sheet import Sheet
+from deckforge.records import record
 
 
-@dataclass
+@record
 class Flow:
     """Places rows of text top to bottom in columns, page after page."""
 

@@ -7,8 +7,6 @@ outline is its cut line and stays on the page, inside the trim.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from deckforge.kinds.numbered import PlayerColour
 from deckforge.kinds.pawns import Pawns
 from deckforge.layout import shapes
@@ -16,6 +14,7 @@ from deckforge.layout.components.sheet import Sheet, palette, set_text, sheet_fo
 from deckforge.layout.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
 from deckforge.model import Edition
 from deckforge.profiles import Profile
+from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.units import mm
@@ -30,7 +29,7 @@ class PawnsDoNotFit(ValueError):
     """The profile's paper holds no pawn."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Grid:
     """Where pieces go on a page: columns, rows and the grid's top-left corner."""
 

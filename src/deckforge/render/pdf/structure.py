@@ -9,13 +9,14 @@ reflowing viewers read the structure tree, not the order things are drawn in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from deckforge.layout.ops import Tag
+from deckforge.records import record
 from deckforge.rl.pdf import Ref
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class _Element:
     kind: str
     lang: str = ""

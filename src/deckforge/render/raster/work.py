@@ -18,13 +18,14 @@ import re
 import struct
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 
 from PIL import Image
 
 from deckforge.fsutil import write_atomic
+from deckforge.records import record
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
 from deckforge.versions import version
 
@@ -32,7 +33,7 @@ RECORD_NAME = ".deckforge-images.json"
 WHITE = (255, 255, 255)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Slot:
     """One card side placed in a picture: page ``page`` of the job's PDF, its ``region``
     (None: the whole page) drawn to ``size`` pixels at ``at``, in grey if ``grey``.
@@ -46,7 +47,7 @@ class Slot:
     grey: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ImageJob:
     """A picture of ``size`` pixels made of ``slots`` on a ``background``, saved to each
     of ``files`` (as JPEG if the first ends in ``.jpg``, else as PNG)."""
@@ -226,7 +227,7 @@ def run(
 # --- planning: what to make, what is already there ----------------------------------------
 
 
-@dataclass
+@record
 class Plan:
     """The images and text files of one output folder.
 
@@ -240,7 +241,7 @@ class Plan:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Outcome:
     """What carrying plans out did: files written and files found up to date."""
 

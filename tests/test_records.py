@@ -1,0 +1,174 @@
+"""Records (:mod:`deckforge.records`) behave as the dataclasses they stand for: each
+case declares the same class both ways and compares what each makes and does."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+from dataclasses import FrozenInstanceError, InitVar, dataclass, field
+
+import pytest
+
+from deckforge.records import record
+
+#: Every combination of the arguments records take.
+OPTIONS = [
+    {"frozen": frozen, "eq": eq, "slots": slots, "kw_only": kw_only}
+    for frozen in (False, True)
+    for eq in (False, True)
+    for slots in (False, True)
+    for kw_only in (False, True)
+]
+
+
+def both(options: dict):
+    """The same class body made as a dataclass and as a record."""
+    made = []
+    for decorate in (dataclass, record):
+
+        @decorate(**options)
+        class Point:
+            """A point with a name, some tags and a hidden count."""
+
+            x: float
+            y: float = 0.0
+            tags: list[str] = field(default_factory=list)
+            hidden: int = field(default=3, repr=False, compare=False)
+            made: int = field(default=7, init=False)
+
+            def norm(self) -> float:
+                return abs(self.x) + abs(self.y)
+
+        made.append(Point)
+    return made
+
+
+def _id(options: dict) -> str:
+    return "-".join(k for k, v in options.items() if v) or "plain"
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=_id)
+def test_fields_signature_and_values(options):
+    dc, rec = both(options)
+    assert dataclasses.is_dataclass(rec)
+    assert [(f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(dc)] == [
+        (f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(rec)
+    ]
+    expected = inspect.signature(dc.__init__)
+    got = inspect.signature(rec.__init__)
+    assert [(p.name, p.kind, repr(p.default)) for p in expected.parameters.values()] == [
+        (p.name, p.kind, repr(p.default)) for p in got.parameters.values()
+    ]
+    assert rec.__match_args__ == dc.__match_args__
+    a, b = dc(x=1.5), rec(x=1.5)
+    assert (a.x, a.y, a.tags, a.hidden, a.made) == (b.x, b.y, b.tags, b.hidden, b.made)
+    assert rec(x=1).tags is not rec(x=1).tags  # a new list from the factory each time
+    assert repr(a) == repr(b).replace(rec.__qualname__, dc.__qualname__)
+    assert b.norm() == 1.5
+    assert hasattr(b, "__dict__") == hasattr(a, "__dict__")
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=_id)
+def test_equality_and_hash(options):
+    dc, rec = both(options)
+    same = rec(x=1, tags=["a"], hidden=1), rec(x=1, tags=["a"], hidden=2)
+    other = rec(x=2)
+    if options["eq"]:
+        assert same[0] == same[1] and same[0] != other  # hidden is not compared
+        assert (same[0] == dc(x=1, tags=["a"])) is False  # another class is never equal
+    else:
+        assert same[0] != same[1] and same[0] == same[0]
+    assert (rec.__hash__ is None) == (dc.__hash__ is None)
+    if options["eq"] and options["frozen"]:
+        hashable = rec(x=1, tags=("a",), hidden=1), rec(x=1, tags=("a",), hidden=2)
+        assert hash(hashable[0]) == hash(hashable[1])
+        assert len({hashable[0], hashable[1], rec(x=1, tags=("b",))}) == 2
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=_id)
+def test_frozen_records_cannot_change(options):
+    _, rec = both(options)
+    point = rec(x=1)
+    if options["frozen"]:
+        with pytest.raises(FrozenInstanceError):
+            point.x = 2
+        with pytest.raises(FrozenInstanceError):
+            del point.y
+        assert dataclasses.replace(point, x=5).x == 5 and point.x == 1
+    else:
+        point.x = 2
+        assert point.x == 2
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=_id)
+def test_pickle_and_copy(options):
+    _, rec = both(options)
+    globals()["Point"] = rec  # pickle finds classes by their module's name
+    rec.__qualname__ = "Point"
+    try:
+        point = rec(x=1, y=2, tags=["t"], hidden=9)
+        for again in (pickle.loads(pickle.dumps(point)), copy.deepcopy(point)):
+            assert (again.x, again.y, again.tags, again.hidden, again.made) == (1, 2, ["t"], 9, 7)
+    finally:
+        del globals()["Point"]
+
+
+def test_inheritance_post_init_and_keyword_only_bases():
+    made = []
+    for decorate in (dataclass, record):
+
+        @decorate(frozen=True, kw_only=True, slots=True)
+        class Paint:
+            fill: str | None = None
+
+        @decorate(frozen=True, slots=True)
+        class Box(Paint):
+            w: float
+            h: float = 1.0
+
+            def __post_init__(self):
+                if self.w < 0:
+                    raise ValueError("negative width")
+
+        made.append(Box)
+    dc, rec = made
+    assert [f.name for f in dataclasses.fields(rec)] == ["fill", "w", "h"]
+    assert repr(rec(2, fill="red")) == repr(dc(2, fill="red")).replace(
+        dc.__qualname__, rec.__qualname__
+    )
+    assert rec(2, fill="red") == rec(2, 1.0, fill="red")
+    with pytest.raises(ValueError, match="negative width"):
+        rec(-1)
+    with pytest.raises(TypeError):
+        rec(1, 2, "red")  # fill is keyword-only, as in the dataclass
+
+
+def test_an_explicit_hash_is_kept():
+    @record(frozen=True)
+    class Named:
+        name: str
+
+        def __hash__(self) -> int:
+            return 42
+
+    assert hash(Named("a")) == 42
+
+
+def test_what_records_do_not_take():
+    with pytest.raises(TypeError, match="InitVar"):
+
+        @record
+        class WithInitVar:
+            secret: InitVar[int]
+
+    @record(frozen=True)
+    class Frozen:
+        a: int
+
+    with pytest.raises(TypeError, match="frozen alike"):
+
+        @record
+        class Thawed(Frozen):
+            b: int = 0
