@@ -1,5 +1,5 @@
-"""Records (:mod:`deckforge.records`) behave as the dataclasses they stand for: each
-case declares the same class both ways and compares what each makes and does."""
+"""Records (:mod:`deckforge.records`) behave as dataclasses do: each case declares the
+same class both ways and compares what each makes and does."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import copy
 import dataclasses
 import inspect
 import pickle
-from dataclasses import FrozenInstanceError, InitVar, dataclass, field
+from dataclasses import InitVar, dataclass
 
 import pytest
 
-from deckforge.records import record
+from deckforge import records
+from deckforge.records import FrozenInstanceError, record
 
 #: Every combination of the arguments records take.
 OPTIONS = [
@@ -26,7 +27,7 @@ OPTIONS = [
 def both(options: dict):
     """The same class body made as a dataclass and as a record."""
     made = []
-    for decorate in (dataclass, record):
+    for decorate, field in ((dataclass, dataclasses.field), (record, records.field)):
 
         @decorate(**options)
         class Point:
@@ -52,10 +53,9 @@ def _id(options: dict) -> str:
 @pytest.mark.parametrize("options", OPTIONS, ids=_id)
 def test_fields_signature_and_values(options):
     dc, rec = both(options)
-    assert dataclasses.is_dataclass(rec)
-    assert [(f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(dc)] == [
-        (f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(rec)
-    ]
+    assert [
+        (f.name, f.type, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(dc)
+    ] == [(f.name, f.type, f.init, f.repr, f.compare, f.kw_only) for f in records.fields(rec)]
     expected = inspect.signature(dc.__init__)
     got = inspect.signature(rec.__init__)
     assert [(p.name, p.kind, repr(p.default)) for p in expected.parameters.values()] == [
@@ -96,7 +96,11 @@ def test_frozen_records_cannot_change(options):
             point.x = 2
         with pytest.raises(FrozenInstanceError):
             del point.y
-        assert dataclasses.replace(point, x=5).x == 5 and point.x == 1
+        with pytest.raises(AttributeError):  # as dataclasses' error is one
+            point.x = 2
+        assert records.replace(point, x=5).x == 5 and point.x == 1
+        with pytest.raises(ValueError, match="init=False"):
+            records.replace(point, made=1)
     else:
         point.x = 2
         assert point.x == 2
@@ -134,7 +138,8 @@ def test_inheritance_post_init_and_keyword_only_bases():
 
         made.append(Box)
     dc, rec = made
-    assert [f.name for f in dataclasses.fields(rec)] == ["fill", "w", "h"]
+    assert [f.name for f in records.fields(rec)] == ["fill", "w", "h"]
+    assert rec.__slots__ == ("w", "h") and Paint_slots(rec) == ("fill",)
     assert repr(rec(2, fill="red")) == repr(dc(2, fill="red")).replace(
         dc.__qualname__, rec.__qualname__
     )
@@ -143,6 +148,10 @@ def test_inheritance_post_init_and_keyword_only_bases():
         rec(-1)
     with pytest.raises(TypeError):
         rec(1, 2, "red")  # fill is keyword-only, as in the dataclass
+
+
+def Paint_slots(cls: type) -> tuple:  # noqa: N802 - the base's name
+    return cls.__mro__[1].__slots__
 
 
 def test_an_explicit_hash_is_kept():
@@ -172,3 +181,49 @@ def test_what_records_do_not_take():
         @record
         class Thawed(Frozen):
             b: int = 0
+
+    with pytest.raises(ValueError, match="mutable default"):
+
+        @record
+        class Shared:
+            items: list = []  # noqa: RUF012 - the mistake checked for
+
+    with pytest.raises(TypeError, match="follows default"):
+
+        @record
+        class Misordered:
+            a: int = 0
+            b: int
+
+
+def test_methods_a_class_defines_are_kept():
+    made = []
+    for decorate in (dataclass, record):
+
+        @decorate(frozen=True)
+        class Own:
+            a: int
+
+            def __repr__(self) -> str:
+                return "own"
+
+            def __eq__(self, other) -> bool:
+                return True
+
+        made.append(Own)
+    for own in made:
+        assert repr(own(1)) == "own" and own(1) == 5
+    dc, rec = made
+    assert (dc.__hash__ is None) == (rec.__hash__ is None)
+    assert hash(dc(1)) == hash((1,)) == hash(rec(1))
+
+
+def test_class_variables_are_not_fields():
+    from typing import ClassVar
+
+    @record
+    class Counted:
+        a: int
+        made: ClassVar[int] = 0
+
+    assert [f.name for f in records.fields(Counted)] == ["a"] and Counted.made == 0

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from dataclasses import fields
 from pathlib import Path
 
-from deckforge.records import record
+from deckforge.records import fields, record
 
 ERROR = "error"
 WARNING = "warning"
 
 
 def pickled_quickly(cls: type) -> type:
-    """A frozen dataclass with slots, pickled as its class and its fields' values, read
+    """A frozen record with slots, pickled as its class and its fields' values, read
     in one call (and made again by calling the class with them).
 
-    Builds hash a deck's model by pickling it: through the state dataclasses give such
+    Builds hash a deck's model by pickling it: through the state records give such
     classes, a deck of 100,000 cards took 1.5 times as long."""
     if any(not f.init or f.kw_only for f in fields(cls)):
         raise TypeError(f"{cls.__name__}: every field must be given to __init__ in order")

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import fields
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
 from deckforge.fsutil import finish_publishing, open_regular, read_regular, write_atomic
-from deckforge.records import record
+from deckforge.records import fields, record
 
 MANIFEST_NAME = "manifest.json"
 

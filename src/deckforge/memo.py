@@ -95,16 +95,18 @@ _TREE_MEMO = "tree-digests.memo"
 
 
 def _files_under(
-    folder: Path, suffixes: tuple[str, ...], skip: Path | None, parts: tuple[str, ...] = ()
+    folder: str | Path, suffixes: tuple[str, ...], skip: Path | None, parts: tuple[str, ...] = ()
 ) -> Iterator[tuple[tuple[str, ...], int, int]]:
     """Each file under ``folder`` named with one of ``suffixes``: its path's parts (in
-    the order paths sort in), its size and modification time."""
+    the order paths sort in), its size and modification time. Bytecode folders hold no
+    such file and are not looked into (every run walks deckforge's own tree)."""
+    skipped = None if skip is None else os.fspath(skip)
     with os.scandir(folder) as entries:
         for entry in entries:
-            path = Path(entry.path)
+            name = entry.name
             if entry.is_dir(follow_symlinks=False):
-                if skip is None or path != skip:
-                    yield from _files_under(path, suffixes, skip, (*parts, entry.name))
-            elif entry.name.endswith(suffixes):
+                if name != "__pycache__" and entry.path != skipped:
+                    yield from _files_under(entry.path, suffixes, skip, (*parts, name))
+            elif name.endswith(suffixes):
                 found = entry.stat()
-                yield (*parts, entry.name), found.st_size, found.st_mtime_ns
+                yield (*parts, name), found.st_size, found.st_mtime_ns

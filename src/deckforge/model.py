@@ -1,19 +1,18 @@
-"""The model: an edition's decks and components as frozen dataclasses.
+"""The model: an edition's decks and components as frozen records.
 
 Built only from validated sources (:func:`deckforge.kinds.edition.build_edition`), with
 every text already resolved to the edition's language and carrying its source place.
-The cards and components are each kind's own dataclasses (:mod:`deckforge.kinds`); what
+The cards and components are each kind's own records (:mod:`deckforge.kinds`); what
 is here is what every kind shares.
 """
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 from typing import Protocol
 
 from deckforge.errors import SourceRef, pickled_quickly
-from deckforge.records import record
+from deckforge.records import field, record
 
 
 @pickled_quickly

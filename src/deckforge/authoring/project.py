@@ -21,13 +21,12 @@ import posixpath
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import field
 from pathlib import Path
 
 import yaml
 
 from deckforge.errors import UsageError
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources import shipped
 from deckforge.sources.load import EDITION_FILE
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import field
 from pathlib import Path
 
 import watchfiles
 
 from deckforge.build.pipeline import build
 from deckforge.errors import BuildFailed, Problem
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources.load import Project
 
 #: Milliseconds after which the watcher, armed, gives back an empty batch if nothing

@@ -119,8 +119,7 @@ def fresh_editions(
 def with_templates(edition: Edition) -> Edition:
     """The edition with its own templates among its inputs (and the fonts and pictures
     kept beside them): its outputs depend on them as much as on its sources."""
-    from dataclasses import replace
-
+    from deckforge.records import replace
     from deckforge.templates import EDITION_FOLDER, dependencies
 
     found = {path: digest(path, edition.root) for path in dependencies(edition)}
@@ -147,7 +146,7 @@ def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: st
     layout is a function of them and of deckforge's code, which ``tools`` covers), the
     art it draws, and the versions of the tools. Known before laying anything out."""
     total = hashlib.sha256(tools.encode())
-    # Pickling is deterministic for these plain frozen dataclasses, and quick.
+    # Pickling is deterministic for these plain frozen records, and quick.
     total.update(pickle.dumps(source, protocol=5))
     for path in sorted({p.as_posix() for p in art}):
         found = known.get(path) or digest(Path(path))

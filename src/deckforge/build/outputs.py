@@ -4,7 +4,6 @@ with its build-manifest entry (made here, and only here)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from deckforge.build import cache
 from deckforge.build.plan import calibration_path, part_path
@@ -17,7 +16,7 @@ from deckforge.layout.ops import Card, Document, Page
 from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record
+from deckforge.records import record, replace
 from deckforge.units import to_mm
 
 

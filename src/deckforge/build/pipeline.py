@@ -11,7 +11,6 @@ import contextlib
 import gc
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import field, replace
 from pathlib import Path
 
 from deckforge import fsutil
@@ -27,7 +26,7 @@ from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
-from deckforge.records import record
+from deckforge.records import field, record, replace
 from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
 from deckforge.sources.schema import save_checks

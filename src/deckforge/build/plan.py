@@ -7,11 +7,9 @@ worker costs nothing; the largest are started first, so that workers finish toge
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record
+from deckforge.records import record, replace
 
 
 @record(frozen=True, eq=False)

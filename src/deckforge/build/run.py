@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -28,7 +27,7 @@ from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
-from deckforge.records import record
+from deckforge.records import field, record, replace
 from deckforge.render import pdf
 
 

@@ -1,6 +1,6 @@
 """The kinds of decks and components an edition holds, one module each.
 
-A kind module defines the dataclass of its cards (or of its component) and ``KIND``, an
+A kind module defines the record of its cards (or of its component) and ``KIND``, an
 instance of :class:`DeckKind` or :class:`ComponentKind` that says everything the stages
 need to know of the kind: the schema its sources are checked against, the rules no
 schema can say, how the cards or the component are built from a validated source, the

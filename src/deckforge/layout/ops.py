@@ -8,11 +8,10 @@ bleed extends past it by the bleed on every side.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import field
 from functools import lru_cache
 from typing import Protocol
 
-from deckforge.records import record
+from deckforge.records import field, record
 
 RGB = tuple[float, float, float]
 

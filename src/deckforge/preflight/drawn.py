@@ -4,7 +4,6 @@ colour spaces, ink and transparency, each in the stream's own coordinates."""
 from __future__ import annotations
 
 import math
-from dataclasses import field
 from typing import Any
 
 from deckforge.preflight.fonts import Font
@@ -18,7 +17,7 @@ from deckforge.preflight.pdfread import (
     moved_box,
     mul,
 )
-from deckforge.records import record
+from deckforge.records import field, record
 
 
 @record(frozen=True)

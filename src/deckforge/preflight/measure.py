@@ -4,14 +4,13 @@ content past the page's edge. Findings are gathered page by page for the checks.
 from __future__ import annotations
 
 import math
-from dataclasses import field
 from typing import Any
 
 from deckforge.preflight import pdfread as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font
 from deckforge.preflight.pdfread import MM, Box, Matrix
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.units import PAPER_SIZES_MM
 
 #: Page boxes may differ from the manifest by this much (rounding of points).

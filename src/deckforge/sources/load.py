@@ -8,12 +8,11 @@ links resolved, and be a regular file (or folder) — never a named pipe or a de
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, UsageError, display_path
 from deckforge.fsutil import inside, kind_of
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources.source import Source, load_yaml
 
 EDITION_FILE = "edition.yaml"

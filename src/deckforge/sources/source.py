@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import yaml
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import read_regular
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources.events import MAX_DEPTH, Builder, Places, Refused
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]

@@ -18,12 +18,11 @@ import datetime
 import difflib
 import re
 import zipfile
-from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import kind_of, read_regular
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.text.script import BIDI_OVERRIDES
 
 #: Largest data file read, in bytes.

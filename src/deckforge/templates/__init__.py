@@ -24,7 +24,7 @@ How a card kind hands its cards to the engine
 A card kind keeps only its rules (counts, which cards exist, what they hint at) and
 gives the engine three things:
 
-1. its cards: objects with fields (the model's dataclasses, such as
+1. its cards: objects with fields (the model's records, such as
    :class:`~deckforge.kinds.places.PlaceCard`; a field that holds a picture holds an
    :class:`~deckforge.model.Art`), or rows of data (:class:`~deckforge.kinds.Rows`: a
    CSV or XLSX file's, or a list of cards in YAML), which are first checked against
@@ -205,12 +205,12 @@ def _laid(cards, drawn, fronts: DeckDrawing, rears: list, card, context: Context
 
 def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
     """Bindings to fields a card kind's cards do not have (``{question}`` on a Place
-    card), found on its first card: its fields are those of its dataclass."""
+    card), found on its first card: its fields are those of its record."""
     problems = []
     for name, (_, ref) in compiled.needs.items():
         value = card
         for part in name.split("."):
-            fields = getattr(type(value), "__dataclass_fields__", None)
+            fields = getattr(type(value), "__record_fields__", None)
             if fields is None:
                 break  # a mapping (any field may be set or not) or plain text
             if part not in fields:

@@ -2,7 +2,7 @@
 
 A binding names a card's field by a dotted path, looked up through mappings (rows of a
 CSV or XLSX file: field name → :class:`~deckforge.model.Text` with its place) and the
-fields of the model's dataclasses (``PlaceCard.name``, ``.category.colour``, ``.art``).
+fields of the model's records (``PlaceCard.name``, ``.category.colour``, ``.art``).
 Three roots name what every card of a deck shares instead: ``deck`` (``id``, ``back``,
 ``size``), ``edition`` (``id``, ``game``, ``title``, ``locale``) and ``palette`` (``ink``,
 ``paper``, ``accent``, ``accent_dark``). Filters after a bar change bound text:
@@ -113,20 +113,20 @@ def parse(text: str) -> Pattern:
     return Pattern(tuple(parts))
 
 
-#: Field names of the dataclasses bindings have looked into, by type.
+#: Field names of the records bindings have looked into, by type.
 _FIELDS: dict[type, frozenset[str] | None] = {}
 
 
 def _field_names(kind: type) -> frozenset[str] | None:
     names = _FIELDS.get(kind, False)
     if names is False:
-        found = getattr(kind, "__dataclass_fields__", None)
+        found = getattr(kind, "__record_fields__", None)
         names = _FIELDS[kind] = frozenset(found) if found is not None else None
     return names
 
 
 def lookup(value: object, path: tuple[str, ...]) -> object:
-    """The value at ``path`` in mappings and dataclasses; None where nothing is set."""
+    """The value at ``path`` in mappings and records; None where nothing is set."""
     for part in path:
         if value is None:
             return None

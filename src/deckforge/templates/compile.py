@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import RGB, hex_colour
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.templates import geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field

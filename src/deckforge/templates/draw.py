@@ -12,12 +12,11 @@ each card. A card whose whole side is shared (a deck's back) is that keyed face.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
 from operator import itemgetter
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import Face, Use
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.templates.bind import BindError, Field, Scope, lookup, raw
 from deckforge.templates.compile import Compiled, Context
 from deckforge.templates.elements import CardError, Element

@@ -15,13 +15,12 @@ it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one 
 
 from __future__ import annotations
 
-from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.fsutil import inside
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.sources.load import TEMPLATES_FOLDER
 from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec

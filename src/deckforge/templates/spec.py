@@ -6,11 +6,10 @@ place (for errors) and its own folder (for the font and picture paths it names).
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 
 from deckforge.errors import SourceRef
-from deckforge.records import record
+from deckforge.records import field, record
 
 
 @record(frozen=True)

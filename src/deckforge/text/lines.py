@@ -28,10 +28,9 @@ that face, a piece at a time.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import replace
 from functools import cache, lru_cache
 
-from deckforge.records import record
+from deckforge.records import record, replace
 from deckforge.text import fonts, lineface, markup
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from deckforge.layout.components.sheet import Sheet
-from deckforge.records import record
+from deckforge.records import field, record
 
 
 @record

@@ -9,10 +9,8 @@ reflowing viewers read the structure tree, not the order things are drawn in.
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from deckforge.layout.ops import Tag
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.rl.pdf import Ref
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import astuple
 from pathlib import Path
 from urllib.parse import quote
 
@@ -217,7 +216,9 @@ def tts_plan(
     """The sheets, back(s), saved object ``<name>.json`` and its picture ``<name>.png``;
     ``base_url``, when given, is where the saved object says the images will be."""
     folder = Path(folder)
-    grid = tts_grid(deck.cards, deck.geometry.trim_size, *astuple(sheets))
+    grid = tts_grid(
+        deck.cards, deck.geometry.trim_size, sheets.columns, sheets.rows, sheets.max_side
+    )
     plan = Plan(folder, TTS_FILES)
     plan.jobs = _sheet_jobs(deck, folder, grid)
     obj = saved_object(deck, plan.jobs, grid, title, name, base_url)

@@ -18,14 +18,13 @@ import re
 import struct
 import zlib
 from collections.abc import Callable
-from dataclasses import field
 from functools import cache
 from pathlib import Path
 
 from PIL import Image
 
 from deckforge.fsutil import write_atomic
-from deckforge.records import record
+from deckforge.records import field, record
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
 from deckforge.versions import version
 
