@@ -26,7 +26,7 @@ from deckforge.templates.elements import (
     Element,
     Paint,
     Whole,
-    load_all,
+    element_type,
 )
 from deckforge.templates.lengths import Box, LengthError, length
 from deckforge.templates.load import Template
@@ -356,7 +356,6 @@ class Compiler:
         self, specs: list[Spec], frame: geometry.Frame, conditions: tuple = ()
     ) -> list[Element]:
         """Elements compiled in order; groups that are not turned give their children."""
-        registry = load_all()
         out: list[Element] = []
         for spec in specs:
             kind = spec.data.get("type")
@@ -365,7 +364,10 @@ class Compiler:
                     Problem(spec.at("name"), f"the element '{spec.name}' has no 'type'")
                 )
                 continue
-            cls = registry[str(kind)]
+            cls = element_type(str(kind))
+            if cls is None:  # the template schema names every type; this is for safety
+                self.problems.append(Problem(spec.at("type"), f"no element type '{kind}'"))
+                continue
             if self._keys_fit(spec, cls):
                 out.extend(cls(spec, self, frame, conditions).flattened())
         return out

@@ -242,6 +242,20 @@ class Element:
             out.append(Transform(self.place.matrix, tuple(ops)))
 
 
+def element_type(name: str) -> type[Element] | None:
+    """The element type named ``name``; None if there is none. Each type is the module
+    of its name (``text`` is ``elements/text.py``), imported when a template first
+    draws one: a template draws a few of the types."""
+    if name not in REGISTRY and name.isidentifier() and name.islower():
+        module = f"{__name__}.{name}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    return REGISTRY.get(name)
+
+
 @cache
 def load_all() -> dict[str, type[Element]]:
     """Every element type, its module imported (once: every template compiled asks)."""

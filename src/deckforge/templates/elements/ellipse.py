@@ -1,9 +1,7 @@
-"""``circle`` and ``ellipse``: the largest circle centred in the box, or the ellipse
-filling it."""
+"""``ellipse``: the ellipse filling its box."""
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Circle as CircleOp
 from deckforge.layout.ops import Ellipse as EllipseOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import PAINT_KEYS, Element
@@ -31,13 +29,3 @@ class Ellipse(Element):
         p = self.place
         return EllipseOp(p.x, p.y, p.w, p.h, **paint)
 
-
-class Circle(Ellipse):
-    """A circle: as wide as the box's shorter side, centred in it."""
-
-    type = "circle"
-    description = "The largest circle centred in its box."
-
-    def shape(self, paint: dict):
-        p = self.place
-        return CircleOp(p.x + p.w / 2, p.y + p.h / 2, min(p.w, p.h) / 2, **paint)
