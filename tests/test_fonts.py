@@ -91,6 +91,40 @@ def test_regular_instances_have_the_variable_fonts_default_glyphs(cut, family):
     _same_glyphs(cut[(family, fonts.REGULAR)], TTFont(fonts.instance_of(family, "regular").source))
 
 
+def _instanced(instance: fonts.Instance) -> bytes:
+    """The instance as fontTools' instancer makes it from the tables ReportLab reads and
+    their variations, named as :func:`fonts.cut` names it."""
+    font = TTFont(instance.source, recalcTimestamp=False)
+    for tag in set(font.keys()) - fonts.READ_BY_REPORTLAB - fonts._VARIATIONS - {"GlyphOrder"}:
+        del font[tag]
+    static = instancer.instantiateVariableFont(
+        font, {"wght": instance.weight, "wdth": 100}, inplace=True, updateFontNames=False
+    )
+    family, _, style = instance.ps_name.partition("-")
+    names = static["name"]
+    names.names = [
+        r for r in names.names if r.nameID < 256 and r.nameID not in (1, 2, 4, 6, 16, 17, 25)
+    ]
+    for name_id, text in ((1, family), (2, style), (4, f"{family} {style}"), (6, instance.ps_name)):
+        names.setName(text, name_id, 3, 1, 0x409)
+    static["OS/2"].usWeightClass = instance.weight
+    out = io.BytesIO()
+    static.save(out)
+    return out.getvalue()
+
+
+# At the default location the static font is made without the instancer: the same
+# bytes, the overlap flags it sets on each glyph and the average advance included.
+# (Noto Sans Arabic has no italic font.)
+@pytest.mark.parametrize(
+    "key", [("latin", fonts.REGULAR), ("latin", fonts.ITALIC), ("arabic", fonts.REGULAR)]
+)
+def test_default_instances_are_the_instancers_bytes(key):
+    instance = fonts.instance_of(*key)
+    assert TTFont(instance.source)["fvar"].axes[0].defaultValue == instance.weight
+    assert fonts.cut(instance) == _instanced(instance)
+
+
 def test_instances_keep_only_what_reportlab_reads(cut):
     for font in cut.values():
         assert set(font.keys()) - {"GlyphOrder"} <= fonts.READ_BY_REPORTLAB

@@ -87,7 +87,7 @@ READ_BY_REPORTLAB = frozenset(
 _VARIATIONS = frozenset(("fvar", "avar", "gvar", "cvar", "HVAR", "MVAR"))
 
 #: Bump when the way instances are made changes, so cached files are remade.
-_INSTANCE_VERSION = 3
+_INSTANCE_VERSION = 4
 
 
 def cache_dir() -> Path:
@@ -148,7 +148,6 @@ def _checksum_path(path: Path) -> Path:
 def cut(instance: Instance) -> bytes:
     """The static instance's TrueType bytes (the same bytes for the same inputs)."""
     from fontTools.ttLib import TTFont as FTFont
-    from fontTools.varLib import instancer
 
     # The source's own date stays in 'head': files, and PDFs embedding them, then
     # come out byte for byte the same wherever and whenever they are made.
@@ -156,11 +155,19 @@ def cut(instance: Instance) -> bytes:
     for tag in list(font.keys()):
         if tag not in READ_BY_REPORTLAB | _VARIATIONS | {"GlyphOrder"}:
             del font[tag]
-    location = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
+    axes = font["fvar"].axes
+    location = {axis.axisTag: axis.defaultValue for axis in axes}
     location["wght"] = instance.weight
     if "wdth" in location:
         location["wdth"] = 100
-    static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
+    if all(location[axis.axisTag] == axis.defaultValue for axis in axes):
+        static = _default_instance(font)
+    else:
+        from fontTools.varLib import instancer
+
+        static = instancer.instantiateVariableFont(
+            font, location, inplace=True, updateFontNames=False
+        )
     # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
@@ -177,6 +184,31 @@ def cut(instance: Instance) -> bytes:
     out = io.BytesIO()
     static.save(out)
     return out.getvalue()
+
+
+def _default_instance(font):
+    """The variable font made static at its default location, as fontTools' instancer
+    makes it (the same bytes) without instancing: there the outlines, advances and
+    metrics are the font's own, and the variations move nothing.
+
+    What the instancer changes besides, done here too: it marks every glyph as having
+    overlapping contours (the flag Apple's rasterizer, and FreeType's since 2.10.3,
+    read to draw overlaps without seams; a variable font's glyphs overlap where its
+    masters' outlines were joined), and recalculates the average advance in 'OS/2'.
+    """
+    from fontTools.ttLib.tables._g_l_y_f import OVERLAP_COMPOUND, flagOverlapSimple
+
+    for tag in _VARIATIONS & set(font.keys()):
+        del font[tag]
+    glyf = font["glyf"]
+    for name in glyf.keys():
+        glyph = glyf[name]
+        if glyph.isComposite():
+            glyph.components[0].flags |= OVERLAP_COMPOUND
+        elif glyph.numberOfContours > 0:
+            glyph.flags[0] |= flagOverlapSimple
+    font["OS/2"].recalcAvgCharWidth(font)
+    return font
 
 
 def _store(path: Path, data: bytes) -> None:
