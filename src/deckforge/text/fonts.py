@@ -165,6 +165,7 @@ def cut(instance: Instance) -> bytes:
     else:
         from fontTools.varLib import instancer
 
+        _blank_unreachable(font)
         static = instancer.instantiateVariableFont(
             font, location, inplace=True, updateFontNames=False
         )
@@ -209,6 +210,42 @@ def _default_instance(font):
             glyph.flags[0] |= flagOverlapSimple
     font["OS/2"].recalcAvgCharWidth(font)
     return font
+
+
+def reachable(font) -> set[str]:
+    """The glyphs a PDF can draw from a font: those its character maps give, the
+    components of those, and the .notdef glyph. ReportLab embeds no others: it draws
+    each character with the glyph the cmap gives, and substitutes none (see above)."""
+    glyf = font["glyf"]
+    seen = {font.getGlyphOrder()[0]}
+    stack = [name for table in font["cmap"].tables for name in table.cmap.values()]
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            glyph = glyf[name]
+            if glyph.isComposite():
+                stack.extend(component.glyphName for component in glyph.components)
+    return seen
+
+
+def _blank_unreachable(font) -> None:
+    """Empty the glyphs no PDF can draw (see :func:`reachable`), and drop their
+    variations, so that the instancer does not move them: a third of Noto Sans (small
+    capitals, alternates, the forms its layout tables substituted). Every glyph keeps
+    its place, so the character maps and the composite glyphs still point where they
+    did."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph
+
+    kept = reachable(font)
+    glyf, variations = font["glyf"], font["gvar"].variations
+    for name in font.getGlyphOrder():
+        if name not in kept:
+            # The variations go first: they are read on first use, against the
+            # glyph's outline, which is gone once it is emptied.
+            if name in variations:
+                del variations[name]
+            glyf[name] = Glyph()
 
 
 def _store(path: Path, data: bytes) -> None:
