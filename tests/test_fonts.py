@@ -18,7 +18,7 @@ from fontTools.varLib import instancer
 from reportlab.pdfbase import ttfonts as rl_ttfonts
 
 from deckforge.rl import faces as kept
-from deckforge.text import fonts
+from deckforge.text import fonts, instances
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
 DATA = Path(__file__).parent / "data" / "minimal"
@@ -68,8 +68,8 @@ def _same_glyphs(ours: TTFont, reference: TTFont, every: bool = True) -> None:
     assert ours.getBestCmap() == reference.getBestCmap()
     for table, theirs in zip(ours["cmap"].tables, reference["cmap"].tables, strict=True):
         assert table.cmap == theirs.cmap
-    drawn = fonts.reachable(ours)
-    assert drawn == fonts.reachable(reference)
+    drawn = instances.reachable(ours)
+    assert drawn == instances.reachable(reference)
     for name in reference.getGlyphOrder():
         if every or name in drawn:
             assert _outline(ours, name) == _outline(reference, name), name
@@ -89,7 +89,7 @@ def _same_glyphs(ours: TTFont, reference: TTFont, every: bool = True) -> None:
 
 def _drawn_by_nothing(font: TTFont) -> set[str]:
     """The glyphs of ``font`` that no character and no composite glyph draws."""
-    return set(font.getGlyphOrder()) - fonts.reachable(font)
+    return set(font.getGlyphOrder()) - instances.reachable(font)
 
 
 # Bold is away from the default location: there the variations move outlines and
@@ -106,11 +106,11 @@ def test_bold_instances_have_the_glyphs_of_a_reference_instancing(cut, family):
     assert _drawn_by_nothing(reference) <= blank
     emptied = {n for n in blank if reference["glyf"][n].numberOfContours != 0}
     assert emptied <= _drawn_by_nothing(reference)
-    assert emptied.isdisjoint(fonts.reachable(ours))
+    assert emptied.isdisjoint(instances.reachable(ours))
     assert len(_drawn_by_nothing(reference)) > len(ours.getGlyphOrder()) // 20
     # The bounding box of the glyphs a PDF can draw, no larger.
     head = ours["head"]
-    drawn = [ours["glyf"][n] for n in fonts.reachable(ours) if ours["glyf"][n].numberOfContours]
+    drawn = [ours["glyf"][n] for n in instances.reachable(ours) if ours["glyf"][n].numberOfContours]
     assert (head.xMin, head.yMin, head.xMax, head.yMax) == (
         min(g.xMin for g in drawn),
         min(g.yMin for g in drawn),
@@ -129,7 +129,9 @@ def _instanced(instance: fonts.Instance) -> bytes:
     """The instance as fontTools' instancer makes it from the tables ReportLab reads and
     their variations, named as :func:`fonts.cut` names it."""
     font = TTFont(instance.source, recalcTimestamp=False)
-    for tag in set(font.keys()) - fonts.READ_BY_REPORTLAB - fonts._VARIATIONS - {"GlyphOrder"}:
+    for tag in (
+        set(font.keys()) - instances.READ_BY_REPORTLAB - instances._VARIATIONS - {"GlyphOrder"}
+    ):
         del font[tag]
     static = instancer.instantiateVariableFont(
         font, {"wght": instance.weight, "wdth": 100}, inplace=True, updateFontNames=False
@@ -161,7 +163,7 @@ def test_default_instances_are_the_instancers_bytes(key):
 
 def test_instances_keep_only_what_reportlab_reads(cut):
     for font in cut.values():
-        assert set(font.keys()) - {"GlyphOrder"} <= fonts.READ_BY_REPORTLAB
+        assert set(font.keys()) - {"GlyphOrder"} <= instances.READ_BY_REPORTLAB
         assert {"GSUB", "GPOS", "GDEF", "fvar", "gvar"}.isdisjoint(font.keys())
 
 

@@ -5,13 +5,7 @@ as they are, so we cut static Regular and Bold instances (and, where the package
 an italic variable font, Italic and Bold Italic) with fontTools once and keep them in a
 cache folder, each beside a checksum that is checked on every use.
 
-Only the tables ReportLab reads are instanced. The layout tables (GSUB, GPOS, GDEF)
-are dropped first: merging their variations was nearly all of the instancing time,
-and nothing here reads them. ReportLab draws each character with the glyph the cmap
-gives and advances by the glyph's width (no kerning: it shapes only Platypus
-paragraphs, through uharfbuzz, which deckforge uses neither of), and Persian is
-shaped before it is drawn, by arabic-reshaper mapping letters to the presentation
-forms that Noto Sans Arabic's cmap covers.
+How an instance is cut is :mod:`deckforge.text.instances`.
 """
 
 from __future__ import annotations
@@ -29,6 +23,7 @@ from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
 from deckforge.records import record
 from deckforge.rl import faces
+from deckforge.text.instances import cut
 from deckforge.versions import version
 
 REGULAR = "regular"
@@ -76,15 +71,6 @@ FAMILIES = {
     "latin": ("fontpkg_noto_sans", "NotoSans"),
     "arabic": ("fontpkg_noto_sans_arabic", "NotoSansArabic"),
 }
-
-#: The tables ReportLab reads from a TrueType font (``pdfbase/ttfonts.py``): metrics,
-#: the character map, the outlines, and what it copies into the embedded subset.
-READ_BY_REPORTLAB = frozenset(
-    ("head", "hhea", "maxp", "hmtx", "cmap", "loca", "glyf", "name", "OS/2", "post")
-    + ("cvt ", "fpgm", "prep")
-)
-#: The tables that move outlines, advances and those metrics to an instance's location.
-_VARIATIONS = frozenset(("fvar", "avar", "gvar", "cvar", "HVAR", "MVAR"))
 
 #: Bump when the way instances are made changes, so cached files are remade.
 _INSTANCE_VERSION = 4
@@ -143,109 +129,6 @@ def cached_path(instance: Instance) -> Path:
 
 def _checksum_path(path: Path) -> Path:
     return path.with_name(path.name + ".sha256")
-
-
-def cut(instance: Instance) -> bytes:
-    """The static instance's TrueType bytes (the same bytes for the same inputs)."""
-    from fontTools.ttLib import TTFont as FTFont
-
-    # The source's own date stays in 'head': files, and PDFs embedding them, then
-    # come out byte for byte the same wherever and whenever they are made.
-    font = FTFont(instance.source, recalcTimestamp=False)
-    for tag in list(font.keys()):
-        if tag not in READ_BY_REPORTLAB | _VARIATIONS | {"GlyphOrder"}:
-            del font[tag]
-    axes = font["fvar"].axes
-    location = {axis.axisTag: axis.defaultValue for axis in axes}
-    location["wght"] = instance.weight
-    if "wdth" in location:
-        location["wdth"] = 100
-    if all(location[axis.axisTag] == axis.defaultValue for axis in axes):
-        static = _default_instance(font)
-    else:
-        from fontTools.varLib import instancer
-
-        _blank_unreachable(font)
-        static = instancer.instantiateVariableFont(
-            font, location, inplace=True, updateFontNames=False
-        )
-    # Each style needs its own PostScript name: PDF readers and ReportLab tell
-    # embedded fonts apart by it. Names from 256 up named axes, instances and
-    # features, of tables no longer there.
-    family, _, style = instance.ps_name.partition("-")
-    names = static["name"]
-    names.names = [
-        r for r in names.names if r.nameID < 256 and r.nameID not in (1, 2, 4, 6, 16, 17, 25)
-    ]
-    names.setName(family, 1, 3, 1, 0x409)
-    names.setName(style, 2, 3, 1, 0x409)
-    names.setName(f"{family} {style}", 4, 3, 1, 0x409)
-    names.setName(instance.ps_name, 6, 3, 1, 0x409)
-    static["OS/2"].usWeightClass = instance.weight
-    out = io.BytesIO()
-    static.save(out)
-    return out.getvalue()
-
-
-def _default_instance(font):
-    """The variable font made static at its default location, as fontTools' instancer
-    makes it (the same bytes) without instancing: there the outlines, advances and
-    metrics are the font's own, and the variations move nothing.
-
-    What the instancer changes besides, done here too: it marks every glyph as having
-    overlapping contours (the flag Apple's rasterizer, and FreeType's since 2.10.3,
-    read to draw overlaps without seams; a variable font's glyphs overlap where its
-    masters' outlines were joined), and recalculates the average advance in 'OS/2'.
-    """
-    from fontTools.ttLib.tables._g_l_y_f import OVERLAP_COMPOUND, flagOverlapSimple
-
-    for tag in _VARIATIONS & set(font.keys()):
-        del font[tag]
-    glyf = font["glyf"]
-    for name in glyf.keys():
-        glyph = glyf[name]
-        if glyph.isComposite():
-            glyph.components[0].flags |= OVERLAP_COMPOUND
-        elif glyph.numberOfContours > 0:
-            glyph.flags[0] |= flagOverlapSimple
-    font["OS/2"].recalcAvgCharWidth(font)
-    return font
-
-
-def reachable(font) -> set[str]:
-    """The glyphs a PDF can draw from a font: those its character maps give, the
-    components of those, and the .notdef glyph. ReportLab embeds no others: it draws
-    each character with the glyph the cmap gives, and substitutes none (see above)."""
-    glyf = font["glyf"]
-    seen = {font.getGlyphOrder()[0]}
-    stack = [name for table in font["cmap"].tables for name in table.cmap.values()]
-    while stack:
-        name = stack.pop()
-        if name not in seen:
-            seen.add(name)
-            glyph = glyf[name]
-            if glyph.isComposite():
-                stack.extend(component.glyphName for component in glyph.components)
-    return seen
-
-
-def _blank_unreachable(font) -> None:
-    """Empty the glyphs no PDF can draw (see :func:`reachable`), and drop their
-    variations, so that the instancer does not move them: a third of Noto Sans (small
-    capitals, alternates, the forms its layout tables substituted). Every glyph keeps
-    its place, so the character maps and the composite glyphs still point where they
-    did."""
-    from fontTools.ttLib.tables._g_l_y_f import Glyph
-
-    kept = reachable(font)
-    glyf, variations = font["glyf"], font["gvar"].variations
-    for name in font.getGlyphOrder():
-        if name not in kept:
-            # The variations go first: they are read on first use, against the
-            # glyph's outline, which is gone once it is emptied.
-            if name in variations:
-                del variations[name]
-            glyf[name] = Glyph()
 
 
 def _store(path: Path, data: bytes) -> None:
