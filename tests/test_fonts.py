@@ -61,6 +61,14 @@ def _outline(font: TTFont, name: str) -> tuple:
     return points, ends, [f & 1 for f in flags]  # on or off the curve
 
 
+def _bounds(font: TTFont, name: str) -> tuple | None:
+    """A glyph's bounding box as its header gives it (none for an empty glyph)."""
+    glyph = font["glyf"][name]
+    if not glyph.numberOfContours:
+        return None
+    return glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax
+
+
 def _same_glyphs(ours: TTFont, reference: TTFont, every: bool = True) -> None:
     """The glyphs of ``ours`` (or, not ``every``, those a PDF can draw from it) are the
     reference's, with its advances and side bearings."""
@@ -74,6 +82,7 @@ def _same_glyphs(ours: TTFont, reference: TTFont, every: bool = True) -> None:
         if every or name in drawn:
             assert _outline(ours, name) == _outline(reference, name), name
             assert ours["hmtx"][name] == reference["hmtx"][name], name
+            assert _bounds(ours, name) == _bounds(reference, name), name
     # The vertical metrics ReportLab reads (varied by MVAR).
     for tag, fields in (
         ("hhea", ("ascent", "descent", "lineGap")),

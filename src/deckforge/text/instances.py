@@ -58,6 +58,12 @@ def cut(instance: Instance) -> bytes:
         static = instancer.instantiateVariableFont(
             font, location, inplace=True, updateFontNames=False
         )
+        # The instancer has set each glyph's bounds with its outline: saving need not
+        # work them out again. The font's own (in 'head', 'hhea', 'maxp') are summed up
+        # from them here, as saving would.
+        static["maxp"].recalc(static)
+        static["hhea"].recalc(static)
+        static.recalcBBoxes = False
     # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
