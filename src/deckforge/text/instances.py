@@ -10,7 +10,8 @@ Arabic's cmap covers.
 
 At the variable font's default location (Regular) the static font is the font's own
 glyphs, made without instancing; elsewhere (Bold) only the glyphs a PDF can draw are
-instanced, the others left empty in their places.
+instanced, with only the variations that move them there (:mod:`deckforge.text.gvar`),
+the others left empty in their places.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 import io
 import struct
 from typing import TYPE_CHECKING
+
+from deckforge.text import gvar
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -52,18 +55,7 @@ def cut(instance: Instance) -> bytes:
     if all(location[axis.axisTag] == axis.defaultValue for axis in axes):
         static = _default_instance(font)
     else:
-        from fontTools.varLib import instancer
-
-        _blank_unreachable(font)
-        static = instancer.instantiateVariableFont(
-            font, location, inplace=True, updateFontNames=False
-        )
-        # The instancer has set each glyph's bounds with its outline: saving need not
-        # work them out again. The font's own (in 'head', 'hhea', 'maxp') are summed up
-        # from them here, as saving would.
-        static["maxp"].recalc(static)
-        static["hhea"].recalc(static)
-        static.recalcBBoxes = False
+        static = _instanced(font, location)
     # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
@@ -149,20 +141,42 @@ def reachable(font: TTFont) -> set[str]:
     return seen
 
 
-def _blank_unreachable(font: TTFont) -> None:
-    """Empty the glyphs no PDF can draw (see :func:`reachable`), and drop their
-    variations, so that the instancer does not move them: a third of Noto Sans (small
-    capitals, alternates, the forms its layout tables substituted). Every glyph keeps
-    its place, so the character maps and the composite glyphs still point where they
-    did."""
+def _instanced(font: TTFont, location: dict[str, float]) -> TTFont:
+    """The variable font made static at ``location`` by fontTools' instancer, with only
+    the glyphs a PDF can draw (see :func:`reachable`) and the variations that move them
+    there: the others are emptied, and their variations dropped, before instancing. A
+    third of Noto Sans (small capitals, alternates, the forms its layout tables
+    substituted) is never drawn. Every glyph keeps its place, so the character maps and
+    the composite glyphs still point where they did."""
+    from fontTools.ttLib import newTable
     from fontTools.ttLib.tables._g_l_y_f import Glyph
+    from fontTools.varLib import instancer
+    from fontTools.varLib.models import supportScalar
 
     kept = reachable(font)
-    glyf, variations = font["glyf"], font["gvar"].variations
+    # Where the instancer will take the font, on each axis from -1 to 1, as it works it
+    # out: a variation it would scale by zero there moves nothing.
+    limits = instancer.AxisLimits(location).normalize(font)
+    at = {tag: limit.default for tag, limit in limits.items()}
+    axis_tags = [axis.axisTag for axis in font["fvar"].axes]
+    raw = gvar.cut_down(
+        font.getTableData("gvar"),
+        font.getGlyphOrder(),
+        axis_tags,
+        kept,
+        lambda tents: supportScalar(at, tents) != 0,
+    )
+    variations = font["gvar"] = newTable("gvar")
+    variations.decompile(raw, font)
+    glyf = font["glyf"]
     for name in font.getGlyphOrder():
         if name not in kept:
-            # The variations go first: they are read on first use, against the
-            # glyph's outline, which is gone once it is emptied.
-            if name in variations:
-                del variations[name]
             glyf[name] = Glyph()
+    static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
+    # The instancer has set each glyph's bounds with its outline: saving need not work
+    # them out again. The font's own (in 'head', 'hhea', 'maxp') are summed up from
+    # them here, as saving would.
+    static["maxp"].recalc(static)
+    static["hhea"].recalc(static)
+    static.recalcBBoxes = False
+    return static
