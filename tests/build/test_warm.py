@@ -69,3 +69,24 @@ def test_a_first_build_of_a_persian_edition_makes_the_arabic_and_line_faces(tmp_
         for other in ("second", "warm"):
             twin = tmp_path / other / pdf.relative_to(tmp_path / "first")
             assert twin.read_bytes() == mine, twin
+
+
+def test_a_first_build_for_a_press_makes_its_profile_beside_the_fonts(tmp_path):
+    """The press profile deckforge makes (seconds) is made by one of the build's
+    processes while the others cut the fonts; the icons are then drawn in its inks. The
+    PDFs are those of a build that finds everything in the cache."""
+    shutil.copytree(EXAMPLE, tmp_path / "decks" / "example")
+    cache = tmp_path / "cache"
+    _build(tmp_path, cache, "--profile", "printer-cmyk", "--out", "first")
+    (profile,) = cache.glob("press-fogra39-*.profile")
+    assert profile.read_bytes().split(b"\n", 1)[1][16:20] == b"CMYK"
+    assert {"NotoSans-Bold", "NotoSans-Regular"} <= _faces(cache)
+    (stored,) = cache.glob("icon-drawings-*.bin")
+    inks = {colour for code, colour in icon_cache.decode(stored.read_bytes()) if code == "1F333"}
+    assert len(inks) == 1 and None not in inks  # in CMYK only
+    _build(tmp_path, cache, "--profile", "printer-cmyk", "--out", "warm")
+    pdfs = sorted((tmp_path / "first").rglob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        twin = tmp_path / "warm" / pdf.relative_to(tmp_path / "first")
+        assert twin.read_bytes() == pdf.read_bytes(), twin

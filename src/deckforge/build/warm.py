@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile
-from deckforge.render import colour
+from deckforge.render import colour, press
 from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts, lineface
 from deckforge.text.script import is_rtl_locale
@@ -43,15 +43,30 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
     # tasks, so they go first); the other instances are cut on their own.
     chained = {fonts.instance_of(family, weight) for family in fonts.FAMILIES for weight in lines}
     instances = [i for i in fonts.missing(families) if i not in chained]
-    batches = _icon_batches(codes, profiles)
-    if len(lines) + len(instances) + len(batches) > 1:
+    colours = _colours(profiles)
+    # A press profile deckforge makes (seconds) is made in a process of its own, the
+    # longest task of all; the icons are drawn in its colours once it is there.
+    presses = sorted(
+        {
+            inks[1]
+            for inks in colours
+            if inks and inks[0].icc is None and not press.is_cached(inks[1])
+        }
+    )
+    batches = [] if presses else _icon_batches(codes, colours)
+    if len(presses) + len(lines) + len(instances) + len(batches) > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            made_presses = [pool.submit(press.profile_bytes, limit) for limit in presses]
             faces = [pool.submit(lineface.make, weight) for weight in lines]
             cuts = [pool.submit(fonts.cut, instance) for instance in instances]
+            for made in made_presses:
+                made.result()
+            if presses:  # their profiles are read from the cache now
+                batches = _icon_batches(codes, colours)
             drawn = [pool.submit(_draw, batch) for batch in batches]
             for instance, cut in zip(instances, cuts, strict=True):
                 fonts.keep(instance, cut.result())
@@ -65,6 +80,8 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
             lineface.make(weight)
         for instance in instances:
             fonts.keep(instance, fonts.cut(instance))
+        if presses:
+            batches = _icon_batches(codes, colours)
         for batch in batches:
             for made, key in _draw(batch):
                 icon_cache.keep(made, key)
@@ -79,14 +96,19 @@ Inks = tuple[OutputIntent, float] | None
 Batch = list[tuple[list[str], Inks]]
 
 
-def _icon_batches(codes: set[str], profiles: list[Profile]) -> list[Batch]:
-    """The icons the cache lacks, in batches, in each colour the profiles print in. An
-    icon's drawings in every colour are in one batch: the process that makes them reads
-    and parses its SVG (two thirds of the cost) once."""
-    colours = sorted(
+def _colours(profiles: list[Profile]) -> list[Inks]:
+    """The colours the profiles print icons in, RGB first."""
+    return sorted(
         {(p.output_intent, p.ink_limit) if p.cmyk else None for p in profiles},
         key=lambda c: c is not None,
     )
+
+
+def _icon_batches(codes: set[str], colours: list[Inks]) -> list[Batch]:
+    """The icons the cache lacks, in batches, in each of ``colours``. An icon's drawings
+    in every colour are in one batch: the process that makes them reads and parses its
+    SVG (two thirds of the cost) once. (Asking for a colour's converter here, before the
+    build's workers fork, has them share it.)"""
     todo = {
         inks: set(icon_cache.missing(codes, None if inks is None else colour.converter(*inks).key))
         for inks in colours

@@ -319,13 +319,23 @@ def _cache_dir() -> Path:
     return fonts.cache_dir()
 
 
-@lru_cache(maxsize=8)
-def profile_bytes(limit: float) -> bytes:
-    """The default press profile for an ink limit: from the cache, or made and cached."""
+def _path(limit: float) -> Path:
     key = hashlib.sha256(
         repr((_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, limit)).encode()
     ).hexdigest()[:12]
-    path = _cache_dir() / f"press-fogra39-{key}.profile"
+    return _cache_dir() / f"press-fogra39-{key}.profile"
+
+
+def is_cached(limit: float) -> bool:
+    """Whether the cache holds the default press profile for an ink limit (making one
+    takes seconds: a build has it made alongside its other first-time work)."""
+    return _path(limit).is_file()
+
+
+@lru_cache(maxsize=8)
+def profile_bytes(limit: float) -> bytes:
+    """The default press profile for an ink limit: from the cache, or made and cached."""
+    path = _path(limit)
     data = _cached(path)
     if data is not None:
         return data
