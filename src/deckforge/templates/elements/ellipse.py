@@ -28,4 +28,3 @@ class Ellipse(Element):
         """The operation for one card's paint."""
         p = self.place
         return EllipseOp(p.x, p.y, p.w, p.h, **paint)
-
