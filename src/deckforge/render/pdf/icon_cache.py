@@ -212,7 +212,9 @@ def encode(drawings: dict[Key, Drawing]) -> bytes:
     for key in sorted(drawings, key=lambda key: (key[0], key[1] or "")):
         width, height, ops = drawings[key]
         entries.append([key[0], key[1], width, height, list(ops)])
-    body = zlib.compress(json.dumps({"icons": entries}, separators=(",", ":")).encode(), 6)
+    # The fastest level: 12 ms against 74 ms at the default for the 445 icons of the
+    # shipped games, and a file a sixth larger (0.5 MB). A first build saves it at its end.
+    body = zlib.compress(json.dumps({"icons": entries}, separators=(",", ":")).encode(), 1)
     head = f"format {FORMAT}\nsha256 {hashlib.sha256(body).hexdigest()}\n".encode()
     return MAGIC + head + body
 
