@@ -90,3 +90,28 @@ def test_a_first_build_for_a_press_makes_its_profile_beside_the_fonts(tmp_path):
     for pdf in pdfs:
         twin = tmp_path / "warm" / pdf.relative_to(tmp_path / "first")
         assert twin.read_bytes() == pdf.read_bytes(), twin
+
+
+def test_a_first_build_that_stops_at_its_sources_keeps_the_fonts_it_cut(tmp_path):
+    """The Latin faces are cut while the sources are read; a source with an error stops
+    the build as ever (its message, a failing exit, no output), and what was cut is kept
+    for the next build, not lost."""
+    shutil.copytree(EXAMPLE, tmp_path / "decks" / "example")
+    places = next((tmp_path / "decks" / "example").glob("places*.yaml"))
+    places.write_text(places.read_text(encoding="utf-8") + "\nthis: [is broken\n", "utf-8")
+    cache = tmp_path / "cache"
+    done = subprocess.run(
+        [sys.executable, "-m", "deckforge", "build", "--jobs", "2", "--out", "out"],
+        cwd=tmp_path,
+        env={**os.environ, "DECKFORGE_CACHE": str(cache)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0
+    assert f"{places.name}:39:1: YAML syntax error" in done.stderr
+    assert "nothing was written" in done.stderr
+    assert not (tmp_path / "out").exists()
+    assert {"NotoSans-Bold", "NotoSans-Regular"} <= _faces(cache)
+    for font in (cache / "fonts").glob("NotoSans-*.ttf"):
+        checksum = font.with_name(font.name + ".sha256").read_text().strip()
+        assert hashlib.sha256(font.read_bytes()).hexdigest() == checksum

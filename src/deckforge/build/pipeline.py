@@ -16,11 +16,11 @@ from pathlib import Path
 from deckforge import fsutil
 from deckforge import manifest as build_manifest
 from deckforge.build import cache
+from deckforge.build import warm as first_time
 from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
 from deckforge.build.record import CACHE_NAME
 from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
-from deckforge.build.warm import warm
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
@@ -124,6 +124,30 @@ def build(
     own task, in parallel; a problem found while laying out (text that cannot fit) fails
     the build before any file is moved into place.
     """
+    # A first build starts cutting the Latin faces while it reads the sources.
+    started = first_time.start(jobs)
+    try:
+        return _build(
+            project, out_dir, edition_names, profile_names, strict, progress, jobs, force,
+            back_offset, output_intent, started,
+        )  # fmt: skip
+    finally:
+        started.close()
+
+
+def _build(
+    project: Project,
+    out_dir: Path,
+    edition_names: list[str] | None,
+    profile_names: list[str] | None,
+    strict: bool,
+    progress: Progress | None,
+    jobs: int | None,
+    force: bool,
+    back_offset: tuple[float, float],
+    output_intent: OutputIntent | None,
+    started: first_time.Started,
+) -> BuildReport:
     profiles = [
         replace(p, back_offset=back_offset) if p.mode == "sheets" else p
         for p in select_profiles(profile_names)
@@ -144,6 +168,7 @@ def build(
         return report
     editions, problems = gather(project, todo)
     if errors_only(problems, strict):
+        started.keep()  # laying out draws with the faces being cut: not cut twice
         # Lay out what is sound as well, so that every problem is reported at once.
         problems = _unique(problems + lay_out_all(editions, profiles)[2])
         raise BuildFailed(errors_only(problems, strict))
@@ -160,7 +185,7 @@ def build(
     rebuilt |= {("calibration", p.id) for p in profiles}
     with _frozen(), fsutil.locked(out_dir) as staging:
         workers = min(jobs or os.cpu_count() or 1, len(tasks))
-        warm(workers, editions, profiles)
+        first_time.warm(workers, editions, profiles, started)
         with icon_cache.shared(workers):
             made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
         done = [m for m in made if m.entry is not None]

@@ -4,13 +4,17 @@ A first build (an empty cache) cuts static font instances and turns the icons it
 show into drawings: seconds each, and each of them in one worker would leave the other
 cores idle (the deck of 400 icons is one task). Neither depends on the other, so they
 are made together over the build's processes, the longest first, and kept here before
-the workers fork and share them. A warm cache makes this a few checks.
+the workers fork and share them. A warm cache makes this a few checks. The Latin
+instances, which every build draws with, are started before the sources are read
+(:func:`start`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
+from deckforge.fsutil import Log
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile
 from deckforge.render import colour, press
@@ -18,31 +22,99 @@ from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts, lineface
 from deckforge.text.script import is_rtl_locale
 
+_log = Log(__name__)
+
 #: Icon drawings a process makes at a time: few enough that the processes finish together.
 ICONS_A_TASK = 24
 
 
-def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) -> None:
+class Started:
+    """The Latin instances a first build cuts while it reads its sources: every build
+    draws Latin text, and cutting them (the Bold takes 0.6 s) need not wait until the
+    sources are read and checked (a tenth of a second or more on a first build, when
+    the schemas' checks are compiled). The pool they are cut in does the rest of the
+    build's first-time work (:func:`warm`)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.pool = None
+        self.cuts: dict = {}
+        if jobs <= 1:
+            return
+        todo = [
+            instance
+            for weight in (fonts.REGULAR, fonts.BOLD)
+            if (instance := fonts.instance_of("latin", weight)) is not None
+            and not fonts.cached_path(instance).is_file()
+        ]
+        if todo:
+            self.pool = _pool(jobs)
+            for instance in sorted(todo, key=lambda i: -i.weight):  # the Bold first
+                self.cuts[instance] = self.pool.submit(fonts.cut, instance)
+
+    def keep(self) -> None:
+        """Wait for the instances being cut and keep them in the cache."""
+        for instance, cut in self.cuts.items():
+            fonts.keep(instance, cut.result())
+        self.cuts = {}
+
+    def close(self) -> None:
+        """Keep what was cut (nothing made is lost, even by a build that stops at its
+        sources) and let the pool's processes go."""
+        if self.pool is None:
+            return
+        try:
+            self.keep()
+        except Exception as exc:  # noqa: BLE001 - the build's own outcome is what matters
+            _log.warning("a font instance could not be cut ahead (%s); it is cut when drawn", exc)
+        finally:
+            self.pool.shutdown()
+            self.pool = None
+
+
+def start(jobs: int | None) -> Started:
+    """Start a build's first-time work that needs nothing but the build's processes
+    (``jobs``; None: one for each core)."""
+    return Started(jobs or os.cpu_count() or 1)
+
+
+def _pool(jobs: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+
+
+def warm(
+    jobs: int,
+    editions: Iterable[Edition],
+    profiles: Iterable[Profile],
+    started: Started | None = None,
+) -> None:
     """Fill the font and icon caches for a build of ``editions`` in ``profiles`` over
-    ``jobs`` processes, and load them into this process. With one process nothing is
-    made ahead: faces and icons are made as the cards need them."""
+    ``jobs`` processes (in the pool of ``started``, with the instances it is cutting),
+    and load them into this process. With one process nothing is made ahead: faces and
+    icons are made as the cards need them."""
+    started = started or Started(1)
     editions, profiles = list(editions), list(profiles)
     icon_cache.begin()
     codes = _icons(editions)
     if codes:
         icon_cache.load()  # here, so that the workers forked next share what it read
-    if jobs <= 1:
-        return
     # The Arabic faces, and the line faces made from both families (text.lineface), are
     # made ahead for editions in a right-to-left language only: the odd Persian word in
     # another edition has them made as it is drawn.
     rtl = any(is_rtl_locale(edition.locale) for edition in editions)
+    if jobs <= 1:
+        started.close()
+        return
+    if rtl:
+        started.keep()  # a line face is made from the instances: they are kept first
     families = tuple(fonts.FAMILIES) if rtl else ("latin",)
     lines = lineface.missing() if rtl else []
     # A line face is made in one process with the instances it is made from (the longest
     # tasks, so they go first); the other instances are cut on their own.
     chained = {fonts.instance_of(family, weight) for family in fonts.FAMILIES for weight in lines}
-    instances = [i for i in fonts.missing(families) if i not in chained]
+    instances = [i for i in fonts.missing(families) if i not in chained and i not in started.cuts]
     colours = _colours(profiles)
     # A press profile deckforge makes (seconds) is made in a process of its own, the
     # longest task of all; the icons are drawn in its colours once it is there.
@@ -54,27 +126,13 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
         }
     )
     batches = [] if presses else _icon_batches(codes, colours)
-    if len(presses) + len(lines) + len(instances) + len(batches) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            made_presses = [pool.submit(press.profile_bytes, limit) for limit in presses]
-            faces = [pool.submit(lineface.make, weight) for weight in lines]
-            cuts = [pool.submit(fonts.cut, instance) for instance in instances]
-            for made in made_presses:
-                made.result()
-            if presses:  # their profiles are read from the cache now
-                batches = _icon_batches(codes, colours)
-            drawn = [pool.submit(_draw, batch) for batch in batches]
-            for instance, cut in zip(instances, cuts, strict=True):
-                fonts.keep(instance, cut.result())
-            for done in drawn:
-                for made, key in done.result():
-                    icon_cache.keep(made, key)
-            for made in faces:
-                made.result()
+    if started.pool is not None or len(presses) + len(lines) + len(instances) + len(batches) > 1:
+        pool = started.pool or _pool(jobs)
+        try:
+            _made_ahead(pool, started, presses, lines, instances, codes, colours, batches)
+        finally:
+            started.pool = None
+            pool.shutdown()
     else:
         for weight in lines:
             lineface.make(weight)
@@ -88,6 +146,27 @@ def warm(jobs: int, editions: Iterable[Edition], profiles: Iterable[Profile]) ->
     fonts.register(families)
     if rtl:
         lineface.prepare(jobs)
+
+
+def _made_ahead(pool, started: Started, presses, lines, instances, codes, colours, batches):
+    """Make the press profiles, line faces, instances and icons in ``pool`` (where
+    ``started`` is cutting the Latin instances) and keep them in this process."""
+    made_presses = [pool.submit(press.profile_bytes, limit) for limit in presses]
+    faces = [pool.submit(lineface.make, weight) for weight in lines]
+    cuts = [pool.submit(fonts.cut, instance) for instance in instances]
+    for made in made_presses:
+        made.result()
+    if presses:  # their profiles are read from the cache now
+        batches = _icon_batches(codes, colours)
+    drawn = [pool.submit(_draw, batch) for batch in batches]
+    started.keep()
+    for instance, cut in zip(instances, cuts, strict=True):
+        fonts.keep(instance, cut.result())
+    for done in drawn:
+        for made, key in done.result():
+            icon_cache.keep(made, key)
+    for made in faces:
+        made.result()
 
 
 #: The colours of a CMYK profile's icons (its output intent and ink limit); None: RGB.
