@@ -16,8 +16,9 @@ text that cannot fit is reported at the line of the source that holds it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
+from operator import attrgetter
 
 from deckforge.errors import SourceRef
 from deckforge.model import Art
@@ -141,6 +142,20 @@ def lookup(value: object, path: tuple[str, ...]) -> object:
         else:
             return None
     return value
+
+
+def getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
+    """A function giving ``lookup(card, path)`` for cards of type ``kind``, reading the
+    first field at once when ``kind`` is a record that has it (a deck's every card is
+    read so, for each field its template binds)."""
+    names = _field_names(kind)
+    if names is None or path[0] not in names:
+        return lambda card: lookup(card, path)
+    first = attrgetter(path[0])
+    if len(path) == 1:
+        return first
+    rest = path[1:]
+    return lambda card: lookup(first(card), rest)
 
 
 def raw(value: object) -> object:

@@ -17,7 +17,7 @@ from operator import itemgetter
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.ops import Face, Use
 from deckforge.records import field, record
-from deckforge.templates.bind import BindError, Field, Scope, lookup, raw
+from deckforge.templates.bind import BindError, Field, Scope, getter, raw
 from deckforge.templates.compile import Compiled, Context
 from deckforge.templates.elements import CardError, Element
 
@@ -54,6 +54,8 @@ class DeckDrawing:
         for element in compiled.elements:
             fields.extend(f for f in element.fields if f.on_card and f not in fields)
         self.fields = tuple(fields)
+        #: What reads each field, by the type of card read.
+        self._getters: dict[type, tuple] = {}
         self.rows = [self.row(card) for card in cards]
         self.segments = self._segments()
 
@@ -62,7 +64,11 @@ class DeckDrawing:
         if not self.fields:
             return ()  # a side every card shares (a deck's back)
         # What Scope.value reads for a card's own field, without a Scope for every card.
-        return tuple([raw(lookup(card, f.path)) for f in self.fields])
+        getters = self._getters.get(type(card))
+        if getters is None:
+            kind = type(card)
+            getters = self._getters[kind] = tuple(getter(kind, f.path) for f in self.fields)
+        return tuple([raw(get(card)) for get in getters])
 
     def _columns(self, elements: list[Element]) -> tuple[int, ...]:
         found = {self.fields.index(f) for e in elements for f in e.fields if f.on_card}
