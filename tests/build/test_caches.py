@@ -55,7 +55,13 @@ def project(tmp_path) -> tuple[Path, Path]:
     decks = tmp_path / "decks"
     shutil.copytree(DATA / "minimal", decks / "minimal")
     cache = tmp_path / "cache"
-    shutil.copytree(fonts.cache_dir() / "fonts", cache / "fonts")
+    (cache / "fonts").mkdir(parents=True)
+    # The instances this version reads, with what is kept beside them: the shared folder
+    # may also hold ones cut by other versions, which a build never reads.
+    instances = (fonts.instance_of(f, style) for f in fonts.FAMILIES for style in fonts.STYLES)
+    for path in (fonts.cached_path(i) for i in instances if i is not None):
+        for kept in path.parent.glob(path.name + "*"):
+            shutil.copy2(kept, cache / "fonts" / kept.name)
     return decks, cache
 
 
