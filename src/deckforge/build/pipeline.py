@@ -125,82 +125,62 @@ def build(
     the build before any file is moved into place.
     """
     # A first build starts cutting the Latin faces while it reads the sources.
-    started = first_time.start(jobs)
-    try:
-        return _build(
-            project, out_dir, edition_names, profile_names, strict, progress, jobs, force,
-            back_offset, output_intent, started,
-        )  # fmt: skip
-    finally:
-        started.close()
+    with first_time.start(jobs) as started:
+        profiles = [
+            replace(p, back_offset=back_offset) if p.mode == "sheets" else p
+            for p in select_profiles(profile_names)
+        ]
+        if output_intent is not None:
+            # The shop's own press profile, for the files made for print shops.
+            profiles = [replace(p, output_intent=output_intent) if p.pdfx else p for p in profiles]
+        manifests = select_editions(project, edition_names)
+        if not manifests:
+            where = SourceRef(project.decks.as_posix())
+            raise BuildFailed([Problem(where, "no editions to build")])
+        fresh = set()
+        if not (force or strict):
+            profile_files = {p.id: p.path for p in profiles}
+            fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
+        report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
+        todo = [m for m in manifests if m not in fresh]
+        if not todo:
+            return report
+        editions, problems = gather(project, todo)
+        if errors_only(problems, strict):
+            started.keep()  # laying out draws with the faces being cut: not cut twice
+            # Lay out what is sound as well, so that every problem is reported at once.
+            problems = _unique(problems + lay_out_all(editions, profiles)[2])
+            raise BuildFailed(errors_only(problems, strict))
+        editions = [cache.with_templates(edition) for edition in editions]
 
-
-def _build(
-    project: Project,
-    out_dir: Path,
-    edition_names: list[str] | None,
-    profile_names: list[str] | None,
-    strict: bool,
-    progress: Progress | None,
-    jobs: int | None,
-    force: bool,
-    back_offset: tuple[float, float],
-    output_intent: OutputIntent | None,
-    started: first_time.Started,
-) -> BuildReport:
-    profiles = [
-        replace(p, back_offset=back_offset) if p.mode == "sheets" else p
-        for p in select_profiles(profile_names)
-    ]
-    if output_intent is not None:
-        # The shop's own press profile, for the files made for print shops.
-        profiles = [replace(p, output_intent=output_intent) if p.pdfx else p for p in profiles]
-    manifests = select_editions(project, edition_names)
-    if not manifests:
-        raise BuildFailed([Problem(SourceRef(project.decks.as_posix()), "no editions to build")])
-    fresh = set()
-    if not (force or strict):
-        profile_files = {p.id: p.path for p in profiles}
-        fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
-    report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
-    todo = [m for m in manifests if m not in fresh]
-    if not todo:
+        # A build killed while publishing is finished first: it is the build this one follows.
+        fsutil.finish_publishing(out_dir)
+        record, notes = ({}, []) if force else cache.load(out_dir)
+        tasks = plan(editions, profiles, record.get("outputs", {}))
+        art = {path.as_posix(): sha for e in editions for path, sha in e.inputs.items()}
+        shop = Workshop(editions, out_dir, cache.toolchain(), art, strict)
+        accept = _acceptance(tasks, problems, strict, report)
+        rebuilt = {(e.id, p.id) for e in editions for p in profiles}
+        rebuilt |= {("calibration", p.id) for p in profiles}
+        with _frozen(), fsutil.locked(out_dir) as staging:
+            workers = min(jobs or os.cpu_count() or 1, len(tasks))
+            first_time.warm(workers, editions, profiles, started)
+            with icon_cache.shared(workers):
+                made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
+            done = [m for m in made if m.entry is not None]
+            report.written = [m.entry for m in done if m.written]
+            report.unchanged = [m.entry for m in done if not m.written]
+            entries = report.written + report.unchanged
+            listing = staging.path(build_manifest.MANIFEST_NAME)
+            build_manifest.write(out_dir, entries, rebuilt, listing)
+            cache.remember(
+                record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
+            )
+            # Every file at once, the manifest last (for readers that do not know the journal).
+            written = [m.relpath for m in done if m.written]
+            staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
+        report.warnings = notes + report.warnings
         return report
-    editions, problems = gather(project, todo)
-    if errors_only(problems, strict):
-        started.keep()  # laying out draws with the faces being cut: not cut twice
-        # Lay out what is sound as well, so that every problem is reported at once.
-        problems = _unique(problems + lay_out_all(editions, profiles)[2])
-        raise BuildFailed(errors_only(problems, strict))
-    editions = [cache.with_templates(edition) for edition in editions]
-
-    # A build killed while publishing is finished first: it is the build this one follows.
-    fsutil.finish_publishing(out_dir)
-    record, notes = ({}, []) if force else cache.load(out_dir)
-    tasks = plan(editions, profiles, record.get("outputs", {}))
-    art = {path.as_posix(): sha for e in editions for path, sha in e.inputs.items()}
-    shop = Workshop(editions, out_dir, cache.toolchain(), art, strict)
-    accept = _acceptance(tasks, problems, strict, report)
-    rebuilt = {(e.id, p.id) for e in editions for p in profiles}
-    rebuilt |= {("calibration", p.id) for p in profiles}
-    with _frozen(), fsutil.locked(out_dir) as staging:
-        workers = min(jobs or os.cpu_count() or 1, len(tasks))
-        first_time.warm(workers, editions, profiles, started)
-        with icon_cache.shared(workers):
-            made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
-        done = [m for m in made if m.entry is not None]
-        report.written = [m.entry for m in done if m.written]
-        report.unchanged = [m.entry for m in done if not m.written]
-        entries = report.written + report.unchanged
-        build_manifest.write(out_dir, entries, rebuilt, staging.path(build_manifest.MANIFEST_NAME))
-        cache.remember(
-            record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
-        )
-        # Every file at once, the manifest last (for readers that do not know the journal).
-        written = [m.relpath for m in done if m.written]
-        staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
-    report.warnings = notes + report.warnings
-    return report
 
 
 def _acceptance(

@@ -57,6 +57,12 @@ class Started:
             fonts.keep(instance, cut.result())
         self.cuts = {}
 
+    def __enter__(self) -> Started:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Keep what was cut (nothing made is lost, even by a build that stops at its
         sources) and let the pool's processes go."""
@@ -82,6 +88,22 @@ def _pool(jobs: int):
     from concurrent.futures import ProcessPoolExecutor
 
     return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+
+
+class _Here:
+    """Tasks done in this process as they are given, where forking for a single one
+    would cost more than it saves; the same calls as a pool's."""
+
+    @staticmethod
+    def submit(task, *args):
+        from concurrent.futures import Future
+
+        done: Future = Future()
+        done.set_result(task(*args))
+        return done
+
+    def shutdown(self) -> None:
+        pass
 
 
 def warm(
@@ -126,23 +148,13 @@ def warm(
         }
     )
     batches = [] if presses else _icon_batches(codes, colours)
-    if started.pool is not None or len(presses) + len(lines) + len(instances) + len(batches) > 1:
-        pool = started.pool or _pool(jobs)
-        try:
-            _made_ahead(pool, started, presses, lines, instances, codes, colours, batches)
-        finally:
-            started.pool = None
-            pool.shutdown()
-    else:
-        for weight in lines:
-            lineface.make(weight)
-        for instance in instances:
-            fonts.keep(instance, fonts.cut(instance))
-        if presses:
-            batches = _icon_batches(codes, colours)
-        for batch in batches:
-            for made, key in _draw(batch):
-                icon_cache.keep(made, key)
+    tasks = len(presses) + len(lines) + len(instances) + len(batches)
+    pool = started.pool or (_pool(jobs) if tasks > 1 else _Here())
+    try:
+        _made_ahead(pool, started, presses, lines, instances, codes, colours, batches)
+    finally:
+        started.pool = None
+        pool.shutdown()
     fonts.register(families)
     if rtl:
         lineface.prepare(jobs)
@@ -150,7 +162,7 @@ def warm(
 
 def _made_ahead(pool, started: Started, presses, lines, instances, codes, colours, batches):
     """Make the press profiles, line faces, instances and icons in ``pool`` (where
-    ``started`` is cutting the Latin instances) and keep them in this process."""
+    ``started`` is cutting the Latin instances, or in this process) and keep them here."""
     made_presses = [pool.submit(press.profile_bytes, limit) for limit in presses]
     faces = [pool.submit(lineface.make, weight) for weight in lines]
     cuts = [pool.submit(fonts.cut, instance) for instance in instances]
