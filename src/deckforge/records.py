@@ -118,9 +118,9 @@ def _make(cls: type, frozen: bool, eq: bool, slots: bool, kw_only: bool) -> type
     for base in reversed(cls.__mro__[1:]):
         every.update(base.__dict__.get("__record_fields__", {}))
     for name, kind in own.get("__annotations__", {}).items():
-        if _is_class_variable(kind):
+        if _annotated(kind, "ClassVar", "typing.ClassVar"):
             continue
-        if "InitVar" in str(kind):
+        if _annotated(kind, "InitVar", "dataclasses.InitVar"):
             raise TypeError(f"{cls.__name__}.{name}: records have no InitVar fields")
         every[name] = _field(cls, name, kind, kw_only)
     _check_order(cls, every)
@@ -134,9 +134,10 @@ def _make(cls: type, frozen: bool, eq: bool, slots: bool, kw_only: bool) -> type
     return cls
 
 
-def _is_class_variable(kind: object) -> bool:
+def _annotated(kind: object, *names: str) -> bool:
+    """Whether an annotation (its text, or the object) is one of ``names``' forms."""
     text = kind if isinstance(kind, str) else repr(kind)
-    return text.startswith(("ClassVar", "typing.ClassVar"))
+    return text.startswith(names)
 
 
 def _field(cls: type, name: str, kind: object, kw_only: bool) -> Field:
