@@ -19,14 +19,13 @@ deckforge's cache folder.
 from __future__ import annotations
 
 import hashlib
-import logging
 import struct
 from functools import lru_cache
 from pathlib import Path
 
-from deckforge.fsutil import read_regular, write_atomic
+from deckforge.fsutil import Log, read_regular, write_atomic
 
-_log = logging.getLogger(__name__)
+_log = Log(__name__)
 
 #: The condition the profile models, as PDF/X output intents name it.
 CONDITION = "FOGRA39"
