@@ -6,8 +6,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
+import marshal
+import os
 import pickle
+import subprocess
+import sys
 from dataclasses import InitVar, dataclass
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +232,43 @@ def test_class_variables_are_not_fields():
         made: ClassVar[int] = 0
 
     assert [f.name for f in records.fields(Counted)] == ["a"] and Counted.made == 0
+
+
+_MAKES_RECORDS = """
+import deckforge.layout.ops as ops, deckforge.records as records
+assert ops.Rect(0, 0, 1, 2).h == 2
+print(records._CODES.compiled, records._CODES.path)
+"""
+
+
+def _make_records(prefix: Path, *flags: str) -> tuple[int, Path]:
+    """Run a new Python that makes records, its bytecode kept under ``prefix``: how many
+    ``__init__``s it compiled, and where it keeps their code."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    done = subprocess.run(
+        [sys.executable, *flags, "-c", _MAKES_RECORDS],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    compiled, path = done.stdout.split(maxsplit=1)
+    return int(compiled), Path(path.strip())
+
+
+def test_init_code_is_kept_with_the_bytecode_and_read_back(tmp_path):
+    compiled, path = _make_records(tmp_path)
+    assert compiled > 10 and path.is_file() and path.is_relative_to(tmp_path)
+    assert path.name == f"records.{sys.implementation.cache_tag}.inits"
+    again, _ = _make_records(tmp_path)
+    assert again == 0  # every __init__ came from the file
+    # A damaged file, or one another Python wrote, is no code: compiled again, written again.
+    magic = path.read_bytes()[:4]
+    other = magic + marshal.dumps({source: b"1" for source in marshal.loads(path.read_bytes()[4:])})
+    for damaged in (path.read_bytes()[:-40], b"\0\0\0\0" + path.read_bytes()[4:], b"", other):
+        path.write_bytes(damaged)
+        assert _make_records(tmp_path)[0] == compiled
+        assert _make_records(tmp_path)[0] == 0
+
+
+def test_init_code_is_not_written_when_python_writes_no_bytecode(tmp_path):
+    compiled, path = _make_records(tmp_path, "-B")
+    assert compiled > 10 and not path.exists()
