@@ -1,11 +1,7 @@
 """Pages are written out directly, not through ReportLab's general formatter: the files
-are byte for byte those ReportLab writes, for every kind of page deckforge makes, but
-for the content streams' compressed data (:func:`deflate`)."""
+are byte for byte those ReportLab writes, for every kind of page deckforge makes."""
 
 from __future__ import annotations
-
-import random
-import zlib
 
 import pytest
 
@@ -61,30 +57,15 @@ def test_pages_written_directly_are_those_reportlab_writes(
         return found
 
     monkeypatch.setattr(adapter, "_direct_page", spying)
-    # The streams' data as ReportLab compresses them (see the test of deflate below).
-    monkeypatch.setattr(adapter, "deflate", zlib.compress)
     pdf.render(document, tmp_path / "direct.pdf")
     assert len(written) == len(document.pages) and None not in written
     monkeypatch.setattr(adapter, "_direct_page", lambda page, doc: None)
-    monkeypatch.setattr(adapter, "_direct_stream", lambda stream, compress: None)
+    monkeypatch.setattr(adapter, "_direct_stream", lambda stream: None)
     pdf.render(document, tmp_path / "reportlab.pdf")
     direct = (tmp_path / "direct.pdf").read_bytes()
     assert direct == (tmp_path / "reportlab.pdf").read_bytes()
     # Each page's dictionary, as written directly, is in the file ReportLab wrote.
     assert all(direct.count(page + b"\nendobj") == 1 for page in written)
-
-
-@pytest.mark.parametrize("length", [0, 1, 200, 250, 251, 3_000, 3_900, 30_000, 200_000])
-def test_deflate_compresses_as_small_as_zlib_at_its_defaults(length):
-    # Page operators, repetitive as cards' are, and a run of bytes that do not repeat.
-    rng = random.Random(length)
-    card = b"q 27.6 546.9 180 252 re W n /F1+0 19 Tf (Place number %d) Tj Q\n"
-    text = b"".join(card % rng.randrange(10_000) for _ in range(length // 40 + 1))
-    noise = bytes(rng.randrange(256) for _ in range(length // 4))
-    data = (text[: length - len(noise)] + noise)[:length]
-    packed = adapter.deflate(data)
-    assert zlib.decompress(packed) == data
-    assert len(packed) <= len(zlib.compress(data))
 
 
 def test_text_is_split_into_subsets_as_reportlab_splits_it(tmp_path):

@@ -256,16 +256,13 @@ def _page_bytes(page, doc, shared: dict) -> bytes:
 
 
 def _stream_bytes(stream, doc, shared: dict) -> bytes:
-    """A page's content stream as ReportLab writes it (see :func:`_page_bytes`), its data
-    compressed by :func:`deflate`. The first page checks the stream's dictionary and
-    framing against ReportLab's with ReportLab's own compression."""
+    """A page's content stream as ReportLab writes it (see :func:`_page_bytes`)."""
     direct = shared.get(_STREAMS)
+    fast = _direct_stream(stream) if direct is not False else None
     if direct is None:
         slow = pdfdoc.format(stream, doc, toplevel=1)
-        direct = shared[_STREAMS] = _direct_stream(stream, zlib.compress) == slow
-        if not direct:
-            return slow
-    fast = _direct_stream(stream, deflate) if direct else None
+        shared[_STREAMS] = fast is not None and fast == slow
+        return slow
     return fast if fast is not None else pdfdoc.format(stream, doc, toplevel=1)
 
 
@@ -304,24 +301,12 @@ def _direct_page(page, doc) -> bytes | None:
     return ("<<\n" + " ".join(parts) + "\n>>").encode("latin-1")
 
 
-def deflate(data: bytes) -> bytes:
-    """``zlib.compress(data)`` at zlib's default level, with the window and the match
-    table no larger than the data needs. zlib sets up 256 kB of state for every stream it
-    compresses; for a page of a few kilobytes that set-up took three quarters of the time.
-    A window as long as the data (and the 262 bytes zlib keeps ahead) reaches every match
-    the full window would: the shipped games' 128 files come out 10 bytes smaller in all
-    (24.1 MB), a file at most 9 bytes larger."""
-    bits = min(15, max(9, (len(data) + 261).bit_length()))
-    compressor = zlib.compressobj(6, zlib.DEFLATED, bits, bits - 7)
-    return compressor.compress(data) + compressor.flush()
-
-
-def _direct_stream(stream, compress: Callable[[bytes], bytes]) -> bytes | None:
+def _direct_stream(stream) -> bytes | None:
     """:class:`pdfdoc.PDFStream`'s ``format`` for a compressed content stream."""
     if stream.dictionary.dict or stream.filters != [pdfdoc.PDFZCompress]:
         return None
     content = stream.content
-    data = compress(content.encode("utf8") if isinstance(content, str) else content)
+    data = zlib.compress(content.encode("utf8") if isinstance(content, str) else content)
     head = b"<<\n/Filter [ /FlateDecode ] /Length %d\n>>\nstream\n" % len(data)
     return head + data + b"endstream\n"
 
