@@ -20,7 +20,15 @@ from functools import lru_cache
 from deckforge.records import record
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
-from deckforge.text.lines import Line, Run, face_for, faces_of, set_line, style_of
+from deckforge.text.lines import (
+    Line,
+    Run,
+    face_for,
+    faces_of,
+    latin_drawn,
+    set_line,
+    style_of,
+)
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
@@ -113,6 +121,9 @@ _coverage = lru_cache(maxsize=16)(fonts.coverage)
 @lru_cache(maxsize=131072)
 def _unit_width(word: str, weight: str) -> float:
     """Width of a shaped word at 1 pt."""
+    drawn = latin_drawn(word, weight)
+    if drawn is not None:  # the usual word: one run of the Latin face (runs_of's answer)
+        return fonts.width(drawn, fonts.face("latin", weight).name, 1.0)
     visual = drawable(shape(word))
     return sum(fonts.width(text, font, 1.0) for text, font in runs_of(visual, weight))
 
@@ -241,6 +252,8 @@ def _wrap_marked(measured: list[tuple], width: float, size: float, max_lines: in
 
 def prepare(text: str, locale: str) -> str:
     """Logical text ready for setting: normalised (per line) and with the locale's digits."""
+    if text.isascii() and locale != "fa" and "\n" not in text:
+        return " ".join(text.split())  # nothing to compose, no digits to change
     return "\n".join(normalise(part) for part in localise_digits(text, locale).split("\n"))
 
 
@@ -257,6 +270,7 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
                     raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
 
 
+@lru_cache(maxsize=1024)
 def metrics(weight: str, size: float, rtl: bool) -> tuple[float, float]:
     """Ascent and descent to reserve for a line of the locale's main script."""
     latin = fonts.ascent_descent(fonts.face("latin", weight).name, size)

@@ -318,13 +318,14 @@ def prepare(jobs: int) -> None:
 
 def width(text: str, font_name: str, size: float) -> float:
     """The advance width of text in one face, in points."""
-    return _font(font_name).stringWidth(text, size)
+    return _string_width(font_name)(text, size)
 
 
 @cache
-def _font(font_name: str):
-    """A registered font (looked up once: widths are asked for every word of every card)."""
-    return pdfmetrics.getFont(font_name)
+def _string_width(font_name: str):
+    """A registered font's ``stringWidth`` (looked up once: widths are asked for every
+    word of every card)."""
+    return pdfmetrics.getFont(font_name).stringWidth
 
 
 def ascent_descent(font_name: str, size: float) -> tuple[float, float]:

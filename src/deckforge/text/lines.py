@@ -34,10 +34,10 @@ from deckforge.records import record, replace
 from deckforge.text import fonts, lineface, markup
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
-from deckforge.text.script import RLM, ZWNJ, drawable, has_arabic, visual_order
+from deckforge.text.script import RLM, ZWNJ, drawable, has_any_arabic, has_arabic, visual_order
 
 
-@record(frozen=True)
+@record(frozen=True, slots=True)
 class Run:
     """Glyphs drawn as one text object in one face; ``offset`` from the line's left edge.
 
@@ -52,7 +52,7 @@ class Run:
     scale: float = 1.0
 
 
-@record(frozen=True)
+@record(frozen=True, slots=True)
 class Line:
     """One line: its logical text (for search and copy), its visual runs and icons.
 
@@ -268,17 +268,30 @@ def _after_space(glyphs, index: int, runs: list[Run], face: str) -> bool:
     return bool(runs) and runs[-1].font == face and runs[-1].text.endswith(" ")
 
 
+def latin_drawn(text: str, weight: str) -> str | None:
+    """What the Latin face of ``weight`` draws of ``text`` if it draws it whole, as it is
+    (its characters that draw nothing taken out); else None. Text with anything of the
+    Arabic script (shaped, reordered, or drawn from the Arabic face first) is not drawn
+    so. Such text is one run of that face wherever it is measured or set."""
+    drawn = drawable(text)
+    if has_any_arabic(text) or not fonts.face("latin", weight).coverage.issuperset(
+        map(ord, drawn)
+    ):
+        return None
+    return drawn
+
+
 @lru_cache(maxsize=4096)
 def _latin_line(logical: str, weight: str, size: float) -> Line | None:
     """Plain left-to-right text one face can draw: one run, nothing to reorder. Lines
     repeat from text to text (the first line of every "Place number …" of a deck): each
     is set once at a size."""
-    latin = fonts.face("latin", weight)
-    text = drawable(logical)
-    if not latin.coverage.issuperset(map(ord, text)):
+    text = latin_drawn(logical, weight)
+    if text is None:
         return None
-    width = fonts.width(text, latin.name, size)
-    return Line(logical=logical, runs=(Run(text, latin.name, 0.0, width),), width=width)
+    face = fonts.face("latin", weight).name
+    width = fonts.width(text, face, size)
+    return Line(logical=logical, runs=(Run(text, face, 0.0, width),), width=width)
 
 
 def _marked_latin_line(marked: Marked, weight: str, size: float) -> Line | None:

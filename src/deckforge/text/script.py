@@ -109,6 +109,17 @@ def has_arabic(text: str) -> bool:
     return _ARABIC.search(text) is not None
 
 
+#: What :func:`has_arabic` finds, and every code point drawn from the Arabic face
+#: (:func:`deckforge.text.lineface.is_arabic_script`).
+_ANY_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufeff]")
+
+
+def has_any_arabic(text: str) -> bool:
+    """Whether text holds anything shaping joins or the Arabic face draws first: text
+    without it is drawn as it is, in its Latin face where that has every character."""
+    return _ANY_ARABIC.search(text) is not None
+
+
 @lru_cache(maxsize=65536)
 def shape(text: str) -> str:
     """Arabic-script letters in their joined presentation forms (logical order kept).
