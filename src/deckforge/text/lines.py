@@ -273,12 +273,13 @@ def latin_drawn(text: str, weight: str) -> str | None:
     (its characters that draw nothing taken out); else None. Text with anything of the
     Arabic script (shaped, reordered, or drawn from the Arabic face first) is not drawn
     so. Such text is one run of that face wherever it is measured or set."""
-    drawn = drawable(text)
-    if has_any_arabic(text) or not fonts.face("latin", weight).coverage.issuperset(
-        map(ord, drawn)
-    ):
+    if text.isascii():
+        drawn = text  # the usual text: no Arabic, nothing that draws nothing
+    elif has_any_arabic(text):
         return None
-    return drawn
+    else:
+        drawn = drawable(text)
+    return drawn if fonts.face("latin", weight).coverage.issuperset(map(ord, drawn)) else None
 
 
 @lru_cache(maxsize=4096)

@@ -41,6 +41,8 @@ class TextWriter:
         self.lines: dict[tuple, tuple[object, str]] = {}
         #: What :meth:`show` gave, by face and text.
         self.shown: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+        #: Each face's subsets' names in the file, by face and subset.
+        self.names: dict[tuple[str, int], str] = {}
 
     def text(self, op: Text, colour: str) -> list[str]:
         """The operators drawing ``op`` (``colour`` sets its fill)."""
@@ -67,19 +69,31 @@ class TextWriter:
         return known[1]
 
     def new_line(self, line, x: float, y: float, size: float) -> str:
-        """What :meth:`line` writes."""
+        """What :meth:`line` writes: each run shown at its place, the subset it is in set
+        where it changes."""
         runs = line.runs
         if line.icons:
             # In the order they are seen, for extraction that reads the stream's order.
             stand_ins = (self.icon_stand_in(icon, size) for icon in line.icons)
             runs = sorted((*runs, *stand_ins), key=_offset)
         parts = ["BT"]
-        current = [""]
+        current = ""
         size_code = fp_str(size)
         for run in runs:
             if run.span:
                 parts.append(f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC")
-            self.run(parts, current, run, x, y, size_code)
+            parts.append(f"{fp_str(run.scale)} 0 0 1 {fp_str(x + run.offset, y)} Tm")
+            key = (run.font, run.text)
+            shown = self.shown.get(key)
+            if shown is None:
+                if len(self.shown) >= _KEPT:
+                    self.shown.clear()  # see TextWriter.text
+                shown = self.shown[key] = self.show(run.font, run.text)
+            for name, show in shown:
+                if name != current:
+                    parts.append(f"{name} {size_code} Tf")
+                    current = name
+                parts.append(show)
             if run.span:
                 parts.append("EMC")
         parts.append("ET")
@@ -93,21 +107,6 @@ class TextWriter:
         stretch = icon.width / fonts.width(_NO_BREAK_SPACE, font, size)
         return Run(_NO_BREAK_SPACE, font, icon.offset, icon.width, icon.actual, stretch)
 
-    def run(self, parts: list[str], current: list[str], run: Run, x, y, size: str) -> None:
-        """Show one run at its place (``current``: the subset the text object is in)."""
-        parts.append(f"{fp_str(run.scale)} 0 0 1 {fp_str(x + run.offset, y)} Tm")
-        key = (run.font, run.text)
-        shown = self.shown.get(key)
-        if shown is None:
-            shown = self.shown[key] = self.show(run.font, run.text)
-            if len(self.shown) >= _KEPT:
-                self.shown.clear()  # see TextWriter.text
-        for name, show in shown:
-            if name != current[0]:
-                parts.append(f"{name} {size} Tf")
-                current[0] = name
-            parts.append(show)
-
     def show(self, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
         """The operators showing text in a face: for each piece of it in one subset of
         the face, the subset's name and the piece's Tj. Words and lines repeat from card
@@ -116,11 +115,16 @@ class TextWriter:
         font = self.fonts.get(font_name)
         if font is None:
             font = self.fonts[font_name] = _font(font_name)
-        doc = self.doc
-        return tuple(
-            (font.getSubsetInternalName(subset, doc), f"({escapePDF(chars)}) Tj")
-            for subset, chars in adapter.split_string(font, text, doc)
-        )
+        names = self.names
+        shown = []
+        for subset, chars in adapter.split_string(font, text, self.doc):
+            name = names.get((font_name, subset))
+            if name is None:
+                # Named when first used (the file lists its fonts in that order), and
+                # the same name from then on.
+                name = names[font_name, subset] = font.getSubsetInternalName(subset, self.doc)
+            shown.append((name, f"({escapePDF(chars)}) Tj"))
+        return tuple(shown)
 
 
 def _font(name: str):
