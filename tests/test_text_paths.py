@@ -70,7 +70,7 @@ def _corpus(count: int = 400) -> list[tuple[str, float, float, TextStyle]]:
 
 def _setting(cases) -> list[FittedText | str]:
     """What fit gives for each case (an error by its message), from empty caches."""
-    for cached in (fit, fitting._unit_width, lines._latin_line, fitting.metrics):
+    for cached in (fit, fitting._unit_width, lines.latin_line, fitting.metrics):
         cached.cache_clear()
     out: list[FittedText | str] = []
     for text, width, height, style in cases:

@@ -26,6 +26,7 @@ from deckforge.text.lines import (
     face_for,
     faces_of,
     latin_drawn,
+    latin_line,
     set_line,
     style_of,
 )
@@ -281,11 +282,16 @@ def metrics(weight: str, size: float, rtl: bool) -> tuple[float, float]:
 
 
 def _wrapper(text: str, width: float, style: TextStyle, locale: str):
-    """The text's lines at a size, as a function of the size (markup parsed once)."""
+    """The text's lines at a size, as a function of the size (markup parsed once), and
+    whether it is plain: left to right, without markup, drawn whole by the Latin face
+    (:func:`deckforge.text.lines.latin_drawn`), as most text of a Latin-script deck is."""
     if not has_markup(text):
         logical = prepare(text, locale)
-        check_glyphs(logical, style.weight)
-        return lambda size: wrap(logical, width, style.weight, size, style.max_lines)
+        # Text the Latin face draws whole has its glyphs: check_glyphs would pass.
+        plain = not is_rtl_locale(locale) and latin_drawn(logical, style.weight) is not None
+        if not plain:
+            check_glyphs(logical, style.weight)
+        return lambda size: wrap(logical, width, style.weight, size, style.max_lines), plain
     try:
         marked = markup.parse(text)
     except MarkupError as exc:
@@ -293,7 +299,7 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
     paragraphs = markup.paragraphs(marked, locale)
     _check_marked(paragraphs, style.weight)
     measured = _measure_marked(paragraphs, style.weight)
-    return lambda size: _wrap_marked(measured, width, size, style.max_lines)
+    return lambda size: _wrap_marked(measured, width, size, style.max_lines), False
 
 
 class _Heights:
@@ -344,15 +350,18 @@ def ink_extent(lines: tuple[Line, ...], weight: str, size: float) -> tuple[float
 
 
 def _placed(
-    lines: list, height: float, style: TextStyle, size: float, rtl: bool
+    lines: list, height: float, style: TextStyle, size: float, rtl: bool, plain: bool = False
 ) -> FittedText | None:
     """The lines set at ``size`` when they fit ``height``; else None. A one-line
     right-to-left text measured as Latin text (``latin_height``) counts the ink its
-    glyphs really reach."""
+    glyphs really reach. Each line of plain text (see :func:`_wrapper`) is one run."""
     ascent, descent = metrics(style.weight, size, rtl)
     line_height = size * style.leading * (1.15 if rtl else 1.0)
     if ascent - descent + (len(lines) - 1) * line_height <= height + 1e-6:
-        set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
+        if plain:
+            set_lines = tuple(latin_line(line, style.weight, size) for line in lines)
+        else:
+            set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
         return FittedText(set_lines, size, line_height, ascent, descent, rtl, style.align)
     if style.latin_height and rtl and len(lines) == 1:
         set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
@@ -372,7 +381,7 @@ def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -
     raises FitError. The same text in the same box is set once (a deck's label on
     every card)."""
     rtl = is_rtl_locale(locale)
-    lines_at = _wrapper(text, width, style, locale)
+    lines_at, plain = _wrapper(text, width, style, locale)
     size = style.size
     last_error = "does not fit"
     while size >= style.min_size - 1e-6:
@@ -381,7 +390,7 @@ def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -
         except FitError as exc:
             last_error = str(exc)
         else:
-            fitted = _placed(lines, height, style, size, rtl)
+            fitted = _placed(lines, height, style, size, rtl, plain)
             if fitted is not None:
                 return fitted
             last_error = f"needs {len(lines)} lines, too tall for its box"

@@ -282,14 +282,17 @@ def latin_drawn(text: str, weight: str) -> str | None:
     return drawn if fonts.face("latin", weight).coverage.issuperset(map(ord, drawn)) else None
 
 
-@lru_cache(maxsize=4096)
 def _latin_line(logical: str, weight: str, size: float) -> Line | None:
-    """Plain left-to-right text one face can draw: one run, nothing to reorder. Lines
-    repeat from text to text (the first line of every "Place number …" of a deck): each
-    is set once at a size."""
-    text = latin_drawn(logical, weight)
-    if text is None:
-        return None
+    """Plain left-to-right text one face can draw (:func:`latin_line`); else None."""
+    return None if latin_drawn(logical, weight) is None else latin_line(logical, weight, size)
+
+
+@lru_cache(maxsize=4096)
+def latin_line(logical: str, weight: str, size: float) -> Line:
+    """A line the Latin face of ``weight`` draws whole (:func:`latin_drawn`): one run,
+    nothing to reorder. Lines repeat from text to text (the first line of every "Place
+    number …" of a deck): each is set once at a size."""
+    text = drawable(logical)
     face = fonts.face("latin", weight).name
     width = fonts.width(text, face, size)
     return Line(logical=logical, runs=(Run(text, face, 0.0, width),), width=width)
