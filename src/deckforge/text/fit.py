@@ -359,9 +359,9 @@ def _placed(
     line_height = size * style.leading * (1.15 if rtl else 1.0)
     if ascent - descent + (len(lines) - 1) * line_height <= height + 1e-6:
         if plain:
-            set_lines = tuple(latin_line(line, style.weight, size) for line in lines)
+            set_lines = tuple([latin_line(line, style.weight, size) for line in lines])
         else:
-            set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
+            set_lines = tuple([set_line(line, style.weight, size, rtl) for line in lines])
         return FittedText(set_lines, size, line_height, ascent, descent, rtl, style.align)
     if style.latin_height and rtl and len(lines) == 1:
         set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
