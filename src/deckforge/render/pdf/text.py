@@ -45,11 +45,21 @@ class TextWriter:
         self.names: dict[tuple[str, int], str] = {}
 
     def text(self, op: Text, colour: str) -> list[str]:
-        """The operators drawing ``op`` (``colour`` sets its fill)."""
+        """The operators drawing ``op`` (``colour`` sets its fill): each line's runs (and
+        its icons' stand-ins) in one text object. Cards repeat a line at the same place
+        (their names' first lines): each is written once."""
         cached = self.code.get(id(op))
         if cached is None:
             size = op.fitted.size
-            lines = [self.line(line, x, y, size) for x, y, line in op.baselines()]
+            lines = []
+            for x, y, line in op.baselines():
+                key = (id(line), x, y, size)
+                known = self.lines.get(key)
+                if known is None or known[0] is not line:
+                    if len(self.lines) >= _KEPT:
+                        self.lines.clear()  # as the texts' operators below
+                    known = self.lines[key] = (line, self.new_line(line, x, y, size))
+                lines.append(known[1])
             if len(self.code) >= _KEPT:
                 # Each card's own texts are drawn once: kept, a large deck's would all
                 # stay in memory. The shared ones are soon written and kept again.
@@ -57,19 +67,8 @@ class TextWriter:
             cached = self.code[id(op)] = (op, lines)
         return [colour, *cached[1]]
 
-    def line(self, line, x: float, y: float, size: float) -> str:
-        """One line's runs (and its icons' stand-ins) in one text object. Cards repeat a
-        line at the same place (their names' first lines): each is written once."""
-        key = (id(line), x, y, size)
-        known = self.lines.get(key)
-        if known is None or known[0] is not line:
-            if len(self.lines) >= _KEPT:
-                self.lines.clear()  # see TextWriter.text
-            known = self.lines[key] = (line, self.new_line(line, x, y, size))
-        return known[1]
-
     def new_line(self, line, x: float, y: float, size: float) -> str:
-        """What :meth:`line` writes: each run shown at its place, the subset it is in set
+        """One line's text object: each run shown at its place, the subset it is in set
         where it changes."""
         runs = line.runs
         if line.icons:
@@ -87,7 +86,7 @@ class TextWriter:
             shown = self.shown.get(key)
             if shown is None:
                 if len(self.shown) >= _KEPT:
-                    self.shown.clear()  # see TextWriter.text
+                    self.shown.clear()  # as the texts' operators
                 shown = self.shown[key] = self.show(run.font, run.text)
             for name, show in shown:
                 if name != current:
