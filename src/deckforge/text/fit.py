@@ -10,7 +10,10 @@ Text may hold inline markup (:mod:`deckforge.text.markup`): each character then
 carries its style (bold, italic) through wrapping, shaping and bidi reordering, and
 each inline icon is an object replacement character, measured, wrapped and reordered
 like a letter as wide as the icon. Text without markup takes the shorter way it
-always took.
+always took; plain text (left to right, drawn whole by the Latin face, as most text of a
+Latin-script deck is) the shortest: each word's width asked of the face at once, each
+line one run of it (``tests/test_text_paths.py`` shows that the general way sets it
+alike).
 """
 
 from __future__ import annotations
