@@ -190,19 +190,23 @@ class Scope:
         root = field.path[0]
         if root in ROOTS:
             return lookup(self.shared.get(root), field.path[1:])
-        return lookup(self.card, field.path)
+        return _reader(type(self.card), field.path)(self.card)
 
     def text(self, pattern: Pattern) -> tuple[str, SourceRef | None]:
         """The pattern's text for this card and the place of the first bound text."""
         out: list[str] = []
         ref = None
         for part in pattern.parts:
-            if isinstance(part, str):
+            if type(part) is str:
                 out.append(part)
                 continue
             value = self.value(part)
-            if ref is None and isinstance(value, SourceText):
-                ref = value.ref
+            if isinstance(value, SourceText):
+                if ref is None:
+                    ref = value.ref
+                if not part.filters and type(value.value) is str:
+                    out.append(value.value)  # the common case: a card's own text as it is
+                    continue
             out.append(self.filtered(part, value))
         return "".join(out), ref
 
@@ -223,6 +227,21 @@ class Scope:
             else:
                 text = localise_digits(text, self.locale)
         return text
+
+
+#: What reads a card's field, by the card's type and the field's path.
+_READERS: dict[type, dict[tuple[str, ...], Callable[[object], object]]] = {}
+
+
+def _reader(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
+    """:func:`getter`, made once for each type of card and path."""
+    readers = _READERS.get(kind)
+    if readers is None:
+        readers = _READERS[kind] = {}
+    read = readers.get(path)
+    if read is None:
+        read = readers[path] = getter(kind, path)
+    return read
 
 
 def shared_values(

@@ -11,7 +11,7 @@ each card. A card whose whole side is shared (a deck's back) is that keyed face.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from deckforge.errors import Problem, SourceRef
@@ -30,8 +30,10 @@ class _Segment:
     elements: list[Element]
     #: Positions, in a card's row of field values, of the fields these elements bind.
     columns: tuple[int, ...] = ()
-    faces: dict[tuple, Face] = field(default_factory=dict)
-    uses: dict[tuple, Use] = field(default_factory=dict)
+    #: What tells a card's look apart in a shared segment: its values of the columns.
+    look: Callable[[tuple], object] = tuple
+    faces: dict[object, Face] = field(default_factory=dict)
+    uses: dict[object, Use] = field(default_factory=dict)
 
 
 def card_id(card: object, index: int) -> str:
@@ -91,34 +93,51 @@ class DeckDrawing:
                 segments.append(_Segment(shared, [element]))
         for segment in segments:
             segment.columns = self._columns(segment.elements)
+            segment.look = _looks(segment.columns)
         return segments
 
     def face(self, card: object, index: int, notes: list[Problem]) -> Face:
         """One card's side; CardError or BindError when its data cannot be drawn."""
+        segments = self.segments
+        if len(segments) == 1 and segments[0].shared:
+            return self._shared(segments[0], card, self.rows[index], notes)
         scope = Scope(card, self.context.shared, self.context.locale)
         row = self.rows[index]
         out: list = []
-        for number, segment in enumerate(self.segments):
+        for number, segment in enumerate(segments):
             if not segment.shared:
                 for element in segment.elements:
                     self._draw(element, scope, out)
                 continue
-            values = tuple([row[c] for c in segment.columns])
-            face = segment.faces.get(values)
-            if face is None:
-                ops: list = []
-                for element in segment.elements:
-                    self._draw(element, scope, ops)
-                key = f"{self.prefix}/{number}/{len(segment.faces)}"
-                face = segment.faces[values] = Face(tuple(ops), key=key)
-                segment.uses[values] = Use(face)
-            if len(self.segments) == 1:
-                notes.extend(scope.notes)
-                return face
-            if face.ops:
-                out.append(segment.uses[values])  # one for every card that shares it
+            look = segment.look(row)
+            use = segment.uses.get(look)
+            if use is None:
+                self._new_look(segment, number, look, scope)
+                use = segment.uses[look]
+            if use.face.ops:
+                out.append(use)  # one for every card that shares it
         notes.extend(scope.notes)
         return Face(tuple(out))
+
+    def _shared(self, segment: _Segment, card: object, row: tuple, notes: list) -> Face:
+        """A side whose every element is shared: the keyed face of the card's look."""
+        look = segment.look(row)
+        face = segment.faces.get(look)
+        if face is None:
+            scope = Scope(card, self.context.shared, self.context.locale)
+            face = self._new_look(segment, 0, look, scope)
+            notes.extend(scope.notes)
+        return face
+
+    def _new_look(self, segment: _Segment, number: int, look: object, scope: Scope) -> Face:
+        """The keyed face of a shared segment for a look no card had before."""
+        ops: list = []
+        for element in segment.elements:
+            self._draw(element, scope, ops)
+        key = f"{self.prefix}/{number}/{len(segment.faces)}"
+        face = segment.faces[look] = Face(tuple(ops), key=key)
+        segment.uses[look] = Use(face)
+        return face
 
     @staticmethod
     def _draw(element: Element, scope: Scope, out: list) -> None:
@@ -126,6 +145,13 @@ class DeckDrawing:
             element.draw(scope, out)
         except BindError as exc:
             raise CardError(element.ref, f"{element.name}: {exc}") from None
+
+
+def _looks(columns: tuple[int, ...]) -> Callable[[tuple], object]:
+    """What picks a row's values of the columns: the value itself for one column."""
+    if not columns:
+        return lambda row: ()
+    return itemgetter(*columns)
 
 
 def draw_side(
