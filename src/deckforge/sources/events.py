@@ -238,9 +238,12 @@ class Builder:
         resolvers = self.resolvers
         plain = self.plain
         keys = self.keys
+        #: Whether this value is an alias read again (alias() restores it before returning).
+        replaying = self.replaying
         main = get == self._next
         if main and not self.recording:
             get = self.loader.get_event  # nothing to record until an anchor comes
+        top = None  # the innermost mapping or list this value has opened
         while True:
             kind = type(event)
             if kind is ScalarEvent:
@@ -252,7 +255,7 @@ class Builder:
                 found = event.value
                 if (
                     event.tag is not None
-                    or self.replaying
+                    or replaying
                     or (
                         event.implicit[0]
                         and (not found or (found[0] in resolvers and found not in plain))
@@ -261,6 +264,7 @@ class Builder:
                     found = self.scalar(event)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
                 self._open(event, kind)
+                top = stack[-1]
                 if main and self.recording:
                     get = self._next
                 event = get()
@@ -269,13 +273,13 @@ class Builder:
                 found, line, column, block = self._close(stack.pop())
                 if main and not self.recording:
                     get = self.loader.get_event
+                top = stack[-1] if len(stack) > bottom else None
             elif kind is AliasEvent or kind is _Alias:
                 found, line, column, block = self.alias(event)
             else:
                 raise ComposerError(None, None, f"unexpected {kind.__name__}", event.start_mark)
-            if len(stack) == bottom:
+            if top is None:
                 return found, line, column, block
-            top = stack[-1]
             if type(top) is _List:
                 if type(found) is _Merge:
                     found = str(found)  # '<<' merges only as a key

@@ -42,10 +42,12 @@ def unique(
         if not isinstance(value, str):
             continue
         key = _norm(value) if field != "id" else value
-        path = (list_key, index, field)
         if key in seen:
             first = source.ref((list_key, seen[key], field)).line
-            yield Problem(source.ref(path), f"duplicate {what} '{value}' (also at line {first})")
+            yield Problem(
+                source.ref((list_key, index, field)),
+                f"duplicate {what} '{value}' (also at line {first})",
+            )
         else:
             seen[key] = index
 
@@ -66,19 +68,15 @@ def _texts(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
-def _containers(data: object) -> Iterator[dict | list]:
+def _containers(data: object) -> list[dict | list]:
     """Every mapping and list in some data, the data itself first, in no useful order:
     quicker than a walk that keeps each value's path, for the common case where the
     path is not needed because nothing is wrong."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if type(item) is dict:
-            yield item
-            stack += [v for v in item.values() if type(v) is dict or type(v) is list]
-        elif type(item) is list:
-            yield item
-            stack += [v for v in item if type(v) is dict or type(v) is list]
+    found: list = [data] if type(data) is dict or type(data) is list else []
+    for item in found:  # grows as it is read: each container's own come after it
+        values = item.values() if type(item) is dict else item
+        found += [v for v in values if type(v) is dict or type(v) is list]
+    return found
 
 
 #: The first character of each line that is not a Latin, Arabic or Persian letter or
@@ -141,10 +139,17 @@ def hidden_characters(source: Source) -> Iterator[Problem]:
 
 def _is_text_map(data: dict) -> bool:
     """Whether a mapping is a text given per language (``{en: ..., fa: ...}``)."""
-    return bool(data) and (
-        all(isinstance(k, str) and len(k) == 2 and k.islower() for k in data)
-        and all(isinstance(v, str) for v in data.values())
-    )
+    if not data:
+        return False
+    # Loops, not all() over generators: every mapping of a source is asked, and most
+    # (a card's) fail at their first long key.
+    for key in data:
+        if not (isinstance(key, str) and len(key) == 2 and key.islower()):
+            return False
+    for value in data.values():
+        if not isinstance(value, str):
+            return False
+    return True
 
 
 def text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:

@@ -222,7 +222,10 @@ class Element:
 
     def visible(self, scope: Scope) -> bool:
         """Whether the element is drawn on a card."""
-        return all(c.holds(scope) for c in self.conditions)
+        for condition in self.conditions:  # most elements have none: no generator made
+            if not condition.holds(scope):
+                return False
+        return True
 
     def flattened(self) -> list[Element]:
         """The elements to draw in its place (a group that is not turned gives its
