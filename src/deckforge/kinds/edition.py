@@ -13,7 +13,13 @@ from deckforge.fsutil import digest
 from deckforge.kinds import Checked, Kind, Reader, component_kinds, deck_kinds, kind_named
 from deckforge.model import Deck, Edition, Palette
 from deckforge.sources.load import LoadedEdition
-from deckforge.sources.rules import dedupe, hidden_characters, translation_problems, unique
+from deckforge.sources.rules import (
+    containers,
+    dedupe,
+    hidden_characters,
+    translation_problems,
+    unique,
+)
 from deckforge.sources.schema import describe, schema_problems
 from deckforge.sources.source import Source
 from deckforge.units import CARD_SIZES_MM
@@ -44,10 +50,11 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
             if kind is None:
                 problems.append(_kind_problem(source, group))
                 continue
+            walked = containers(source.data)  # one walk for both rules
             found = [
                 *schema_problems(source, kind.schema),
-                *hidden_characters(source),
-                *translation_problems(source, locale),
+                *hidden_characters(source, walked),
+                *translation_problems(source, locale, walked),
             ]
             problems.extend(found)
             if not found:

@@ -68,7 +68,7 @@ def _texts(data: object, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
-def _containers(data: object) -> list[dict | list]:
+def containers(data: object) -> list[dict | list]:
     """Every mapping and list in some data, the data itself first, in no useful order:
     quicker than a walk that keeps each value's path, for the common case where the
     path is not needed because nothing is wrong."""
@@ -86,20 +86,22 @@ _FIRST = re.compile(
 )
 
 
-def _has_hidden(data: object) -> bool:
-    """Whether any text in some data holds a hidden character, or may be made of
-    combining marks alone (one search over them all; newlines, which join them, are not
-    hidden)."""
+def _has_hidden(data: object, walked: list[dict | list]) -> bool:
+    """Whether any text in some data (whose :func:`containers` are ``walked``) holds a
+    hidden character, or may be made of combining marks alone (one search over them
+    all; newlines, which join them, are not hidden)."""
     if type(data) is str:
         joined = data
     else:
         texts: list[str] = []
-        for item in _containers(data):
+        for item in walked:
             values = item.values() if type(item) is dict else item
             texts += [v for v in values if type(v) is str]
         joined = "\n".join(texts)
     if _HIDDEN.search(joined) is not None:
         return True
+    if joined.isascii():
+        return False  # no combining marks, nor any character _FIRST looks for
     return any(unicodedata.category(m.group(1))[0] in "MC" for m in _FIRST.finditer(joined))
 
 
@@ -110,10 +112,13 @@ def _marks_only(value: str) -> bool:
     return "M" in kinds and kinds <= {"M", "C"}
 
 
-def hidden_characters(source: Source) -> Iterator[Problem]:
+def hidden_characters(source: Source, walked: list[dict | list] | None = None) -> Iterator[Problem]:
     """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong; a
-    text of combining marks alone prints nothing."""
-    if not _has_hidden(source.data):
+    text of combining marks alone prints nothing. ``walked``: the source's
+    :func:`containers`, when the caller has them."""
+    if walked is None:
+        walked = containers(source.data)
+    if not _has_hidden(source.data, walked):
         return  # the usual case, found at once; the walk below says where
     for path, value in _texts(source.data):
         if _marks_only(value):
@@ -165,13 +170,14 @@ def text_maps(data: object, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
             yield from text_maps(v, path + (i,))
 
 
-def translation_problems(source: Source, locale: str) -> Iterator[Problem]:
-    """Each language mapping must have the edition's language."""
-    if all(
-        locale in item
-        for item in _containers(source.data)
-        if type(item) is dict and _is_text_map(item)
-    ):
+def translation_problems(
+    source: Source, locale: str, walked: list[dict | list] | None = None
+) -> Iterator[Problem]:
+    """Each language mapping must have the edition's language. ``walked``: the source's
+    :func:`containers`, when the caller has them."""
+    if walked is None:
+        walked = containers(source.data)
+    if all(locale in item for item in walked if type(item) is dict and _is_text_map(item)):
         return  # the usual case, found at once; the walk below says where
     for path, value in text_maps(source.data):
         if locale not in value:
