@@ -122,3 +122,33 @@ def test_places_of_missing_and_nested_values():
     assert source.ref(("a", 0, "missing")).line == 2  # the nearest enclosing value
     assert (source.ref(("a", 1)).line, source.ref(("a", 1)).column) == (3, 5)
     assert source.ref(("a",), key=True).column == 1
+
+
+def test_each_item_s_place_is_its_own_place():
+    # Texts given per language, merged keys, aliases, a key an item lacks, a list that is
+    # not there: each item's place found along the list is the one found alone.
+    text = (
+        b"base: &b {name: Shared, id: x}\n"
+        b"places:\n"
+        b"  - {id: a, name: Kitchen}\n"
+        b"  - id: b\n    name: {en: Garden, fa: \xd8\xa8\xd8\xa7\xd8\xba}\n"
+        b"  - {<<: *b, id: c}\n"
+        b"  - *b\n"
+        b"  - {id: e}\n"
+        b"  - plain\n"
+    )
+    source, problems = _load(text)
+    assert not problems
+    for path in [("places",), ("missing",), ("base",), ()]:
+        items = source.data.get(path[0], []) if path else []
+        count = len(items) if isinstance(items, list) else 0
+        for inner in ([("name",)] * count, [("name", "en")] * count, [()] * count):
+            expected = [source.ref((*path, i, *rest)) for i, rest in enumerate(inner)]
+            assert source.each_ref(path, inner) == expected
+    inner = [("name",), ("name", "fa"), ("name",), ("name",), ("name",), ("x",)]
+    refs = source.each_ref(("places",), inner)
+    assert refs == [source.ref(("places", i, *rest)) for i, rest in enumerate(inner)]
+    assert [(r.line, r.column, r.path) for r in refs[:2]] == [
+        (3, 19, "places[0].name"),
+        (5, 28, "places[1].name.fa"),
+    ]

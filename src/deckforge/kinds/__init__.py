@@ -64,6 +64,19 @@ class Reader:
             path = (*path, self.locale)
         return Text(resolved, source.ref(path))
 
+    def texts(self, source: Source, path: tuple, key: str) -> list[Text]:
+        """:meth:`text` of ``key`` in each entry of the list at ``path``, their places
+        found in one pass over the list (a deck's every card has a name)."""
+        entries = source.data
+        for part in path:
+            entries = entries[part]
+        values = [entry[key] for entry in entries]
+        inner = [(key, self.locale) if isinstance(v, dict) else (key,) for v in values]
+        refs = source.each_ref(path, inner)
+        texts = [Text(text_in(v, self.locale), ref) for v, ref in zip(values, refs, strict=True)]
+        assert all(t.value is not None for t in texts), "every text has the edition's language"
+        return texts
+
     @staticmethod
     def icon(entry: dict) -> str | None:
         """The OpenMoji code of an entry's icon, if it names one."""

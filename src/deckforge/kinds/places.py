@@ -79,15 +79,16 @@ class Places(DeckKind):
             )
             for i, c in enumerate(data["categories"])
         }
+        names = reader.texts(source, ("places",), "name")
         return [
             PlaceCard(
                 p["id"],
-                reader.text(source, ("places", i, "name"), p["name"]),
+                name,
                 categories[p["category"]],
                 reader.icon(p),
                 reader.art(source, ("places", i, "art"), p),
             )
-            for i, p in enumerate(data["places"])
+            for i, (p, name) in enumerate(zip(data["places"], names, strict=True))
         ]
 
 

@@ -3,7 +3,8 @@
 Sources are read event by event, never as a tree of YAML nodes: a node tree holds every
 value a second time with two marks each, and for a deck of 100,000 cards took twice the
 time and three times the memory of the data it gave. What is kept of each value's place
-is four bytes a number in one flat array (see :class:`Places`).
+is four bytes a number in one flat array (see
+:class:`~deckforge.sources.places.Places`).
 
 What hostile files can do is limited by what makes them hostile, not by their size:
 aliases may add at most as many values as the file has bytes (with a floor for small
@@ -14,7 +15,6 @@ long, is read whole.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 
 import yaml
@@ -27,6 +27,8 @@ from yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
+
+from deckforge.sources.places import Places
 
 #: Deepest nesting of mappings and lists.
 MAX_DEPTH = 64
@@ -52,54 +54,6 @@ class Refused(Exception):
         self.mark = mark
         self.path = path
         self.message = message
-
-
-class Places:
-    """Where every value and key of a file is, kept as numbers in one flat array.
-
-    Each mapping and list has a block in the array, written when it ends: for a list,
-    three numbers an item (its line, its column, and where the item's own block starts
-    plus one, or 0 for text and numbers); for a mapping, five an entry (the key's line
-    and column, then the same three for its value), in the order of the mapping's keys.
-    Lines and columns count from 1.
-    """
-
-    __slots__ = ("numbers", "root")
-
-    def __init__(self) -> None:
-        self.numbers = array("I")
-        #: The whole document's line, column and block (plus one).
-        self.root = (1, 1, 0)
-
-    def find(self, data: object, path: tuple, key: bool = False) -> tuple[int, int]:
-        """The line and column of the value at ``path`` in ``data`` (of its key, with
-        ``key``); of the deepest value on the way where the path leaves the data."""
-        line, column, block = self.root
-        numbers = self.numbers
-        last = len(path) - 1
-        for depth, part in enumerate(path):
-            if not block:
-                break
-            at = block - 1
-            if type(data) is dict:
-                if part not in data:
-                    break
-                at += 5 * list(data).index(part)
-                # Read one by one: a slice of the array is an array made and unpacked
-                # (a model of 100,000 cards asks for the place of every card's name).
-                if key and depth == last:
-                    line, column = numbers[at], numbers[at + 1]
-                else:
-                    line, column = numbers[at + 2], numbers[at + 3]
-                block = numbers[at + 4]
-                data = data[part]
-            elif type(data) is list and type(part) is int and 0 <= part < len(data):
-                at += 3 * part
-                line, column, block = numbers[at], numbers[at + 1], numbers[at + 2]
-                data = data[part]
-            else:
-                break
-        return line, column
 
 
 class _Mapping:

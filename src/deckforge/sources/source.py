@@ -20,7 +20,8 @@ import yaml
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import read_regular
 from deckforge.records import field, record
-from deckforge.sources.events import MAX_DEPTH, Builder, Places, Refused
+from deckforge.sources.events import MAX_DEPTH, Builder, Refused
+from deckforge.sources.places import Places
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]
 
@@ -69,9 +70,8 @@ _Loader.add_implicit_resolver(
 )
 
 
-def format_path(path: Path_) -> str:
-    """A data path as ``places[3].name``."""
-    out = ""
+def format_path(path: Path_, out: str = "") -> str:
+    """A data path as ``places[3].name`` (after ``out``, the path it goes on from)."""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
@@ -96,6 +96,18 @@ class Source:
         enclosing value when the path does not exist (a missing property)."""
         line, column = self.places.find(self.data, tuple(path), key)
         return SourceRef(self.display, line, column, format_path(path))
+
+    def each_ref(self, path: Path_, inner: list[tuple]) -> list[SourceRef]:
+        """:meth:`ref` of ``(*path, index, *inner[index])`` for each item of the list at
+        ``path``, found in one pass over it."""
+        path = tuple(path)
+        found = self.places.find_each(self.data, path, inner)
+        display = self.display
+        start = format_path(path)
+        return [
+            SourceRef(display, line, column, format_path(rest, f"{start}[{index}]"))
+            for index, ((line, column), rest) in enumerate(zip(found, inner, strict=True))
+        ]
 
 
 def _line_column(text: bytes, offset: int) -> tuple[int, int]:
