@@ -49,15 +49,16 @@ class Mess(DeckKind):
         yield from art_problems(source, self.art(data), checked.root)
 
     def cards(self, source: Source, reader: Reader) -> list[MessCard]:
+        names = reader.texts(source, ("items",), "name")
         return [
             MessCard(
                 m["id"],
-                reader.text(source, ("items", i, "name"), m["name"]),
+                name,
                 reader.icon(m),
                 tuple(m["suggests"]),
                 reader.art(source, ("items", i, "art"), m),
             )
-            for i, m in enumerate(source.data["items"])
+            for i, (m, name) in enumerate(zip(source.data["items"], names, strict=True))
         ]
 
     def advice(self, edition: Edition) -> Iterator[Problem]:

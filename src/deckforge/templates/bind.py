@@ -160,7 +160,10 @@ def getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
 
 def raw(value: object) -> object:
     """A bound value as what decides how a card looks: text for texts, paths for art."""
-    if isinstance(value, SourceText):
+    kind = type(value)
+    if kind is str or value is None:
+        return value  # the most common values after texts, as they are
+    if kind is SourceText or isinstance(value, SourceText):
         return value.value
     if isinstance(value, Art):
         return str(value.path)
