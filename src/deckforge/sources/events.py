@@ -239,15 +239,17 @@ class Builder:
                     found = str(found)  # '<<' merges only as a key
                 top.data.append(found)
                 top.block += (line, column, block)
-            elif top.key is _NO_KEY and type(found) is str:
-                top.key = keys.setdefault(found, found)  # each key text kept once
-                top.key_at = (line, column)
-            elif type(top.key) is str and top.key not in top.data and type(found) is not _Merge:
-                top.data[top.key] = found
-                top.block += (*top.key_at, line, column, block)
-                top.key = _NO_KEY
             else:
-                self._entry(top, found, line, column, block)
+                key = top.key
+                if key is _NO_KEY and type(found) is str:
+                    top.key = keys.setdefault(found, found)  # each key text kept once
+                    top.key_at = (line, column)
+                elif type(key) is str and key not in top.data and type(found) is not _Merge:
+                    top.data[key] = found
+                    top.block += (*top.key_at, line, column, block)
+                    top.key = _NO_KEY
+                else:
+                    self._entry(top, found, line, column, block)
             event = get()
 
     def _open(self, event, kind: type) -> None:
@@ -256,7 +258,8 @@ class Builder:
             raise self.refused(event.start_mark, _tag_message(tag))
         if len(self.stack) > MAX_DEPTH:
             raise self.refused(event.start_mark, f"nesting deeper than {MAX_DEPTH} levels")
-        self._anchor(event)
+        if event.anchor is not None:
+            self._anchor(event)
         if self.replaying:
             self._count()
         frame = _Mapping(event.start_mark) if kind is MappingStartEvent else _List(event.start_mark)
