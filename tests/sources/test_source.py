@@ -152,3 +152,15 @@ def test_each_item_s_place_is_its_own_place():
         (3, 19, "places[0].name"),
         (5, 28, "places[1].name.fa"),
     ]
+
+
+def test_hidden_characters_written_as_escapes_in_an_ascii_file_are_found():
+    from deckforge.sources.rules import hidden_characters
+
+    plain, _ = _load(b"a: plain\nb: [tab\tinside]\n")
+    assert plain.printable and not list(hidden_characters(plain))
+    for escaped, code in ((b'"x\\u202ey"', "U+202E"), (b'"x\\ay"', "U+0007")):
+        source, problems = _load(b"a: ok\nb: " + escaped + b"\n")
+        assert not problems and not source.printable
+        assert [(p.ref.line, p.ref.column) for p in hidden_characters(source)] == [(2, 4)]
+        assert code in next(hidden_characters(source)).message

@@ -116,6 +116,8 @@ def hidden_characters(source: Source, walked: list[dict | list] | None = None) -
     """Bidi overrides (U+202A–U+202E) disguise text; control characters never belong; a
     text of combining marks alone prints nothing. ``walked``: the source's
     :func:`containers`, when the caller has them."""
+    if source.printable:
+        return  # no text of the file can hold one
     if walked is None:
         walked = containers(source.data)
     if not _has_hidden(source.data, walked):

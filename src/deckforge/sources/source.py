@@ -30,6 +30,9 @@ __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 Path_ = tuple[str | int, ...]
+#: What may put a character other than printable ASCII, tab and line feed in a text of
+#: an ASCII file: the character itself, or a backslash escape in a quoted text.
+_NOT_PRINTABLE = re.compile(r"[\\\x00-\x08\x0b-\x1f\x7f]")
 
 #: Hints for PyYAML's most common complaints.
 _HINTS = {
@@ -90,6 +93,10 @@ class Source:
     #: SHA-256 of the bytes that were parsed: what incremental builds compare.
     digest: str = ""
     places: Places = field(default_factory=Places, repr=False, compare=False)
+    #: Whether the file is printable ASCII (with tabs and line feeds) and escapes
+    #: nothing: no text in it can hold a control character, a direction override or a
+    #: combining mark (:func:`deckforge.sources.rules.hidden_characters` looks no further).
+    printable: bool = field(default=False, repr=False, compare=False)
 
     def ref(self, path: Path_ = (), key: bool = False) -> SourceRef:
         """Where the value at ``path`` is (or its key, with ``key``); the nearest
@@ -196,6 +203,7 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
             for (line, column), path, message in builder.problems
         ]
     source.places = builder.places
+    source.printable = text.isascii() and _NOT_PRINTABLE.search(text) is None
     return source, []
 
 

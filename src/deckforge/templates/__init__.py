@@ -189,18 +189,18 @@ def stream_cards(
 def _laid(cards, drawn, fronts: DeckDrawing, rears: list, card, context: Context, laying):
     """The cards of :func:`stream_cards`, each drawn as it is taken."""
     blank = Face((), key=f"{context.key}/blank-back")
+    width, height, faces, backs = card.w, card.h, laying.faces, laying.backs
     for index, model in enumerate(drawn):
-        front = side_of(fronts, model, index, laying.faces)
+        front = side_of(fronts, model, index, faces)
         rear = None
         if rears[index] is not None:
             drawing, local = rears[index]
-            rear = side_of(drawing, model, local, laying.backs)
+            rear = side_of(drawing, model, local, backs)
             if rear is None:
                 continue
         if front is None:
             continue
-        identity = card_id(cards[index], index)
-        yield Card(identity, card.w, card.h, front, rear or blank)
+        yield Card(card_id(cards[index], index), width, height, front, rear or blank)
 
 
 def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
