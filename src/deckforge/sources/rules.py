@@ -37,8 +37,8 @@ def unique(
     seen: dict[str, int] = {}
     for index, entry in enumerate(entries):
         value = entry.get(field)
-        if locale is not None:
-            value = text_in(value, locale)
+        if locale is not None and type(value) is not str:
+            value = text_in(value, locale)  # a text given per language
         if not isinstance(value, str):
             continue
         key = _norm(value) if field != "id" else value

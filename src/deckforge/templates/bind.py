@@ -155,7 +155,7 @@ def getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
     if len(path) == 1:
         return first
     rest = path[1:]
-    return lambda card: lookup(first(card), rest)
+    return lambda card: _read(first(card), rest)
 
 
 def raw(value: object) -> object:
@@ -230,6 +230,11 @@ class Scope:
             else:
                 text = localise_digits(text, self.locale)
         return text
+
+
+def _read(value: object, path: tuple[str, ...]) -> object:
+    """``lookup(value, path)``, through the getter of ``value``'s type."""
+    return _reader(type(value), path)(value)
 
 
 #: What reads a card's field, by the card's type and the field's path.
