@@ -30,9 +30,9 @@ __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 Path_ = tuple[str | int, ...]
-#: What may put a character other than printable ASCII, tab and line feed in a text of
-#: an ASCII file: the character itself, or a backslash escape in a quoted text.
-_NOT_PRINTABLE = re.compile(r"[\\\x00-\x08\x0b-\x1f\x7f]")
+#: The bytes of printable ASCII text, with tabs and line feeds but no backslash (which
+#: may escape any character in a quoted text).
+_PRINTABLE = bytes([9, 10, *(b for b in range(32, 127) if b != ord("\\"))])
 
 #: Hints for PyYAML's most common complaints.
 _HINTS = {
@@ -203,7 +203,7 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
             for (line, column), path, message in builder.problems
         ]
     source.places = builder.places
-    source.printable = text.isascii() and _NOT_PRINTABLE.search(text) is None
+    source.printable = not raw.translate(None, _PRINTABLE)  # nothing left: all printable
     return source, []
 
 
