@@ -32,6 +32,30 @@ def test_usage_errors_exit_2(capsys):
     assert main(["frobnicate"]) == 2
 
 
+def test_a_command_line_makes_the_parser_of_the_command_it_names(capsys):
+    from deckforge.cli.parser import COMMANDS, parser
+
+    def commands(argv):
+        sub = next(a for a in parser(argv)._actions if a.dest == "command")
+        return list(sub.choices)
+
+    every = [command.NAME for command in COMMANDS]
+    assert commands(["build", "--out", "new"]) == ["build"]
+    # The folder --decks takes is not the command, however it is named.
+    assert commands(["--decks", "new", "--debug", "validate"]) == ["validate"]
+    for argv in (None, [], ["--help"], ["frobnicate", "build"], ["--decks", "build"]):
+        assert commands(argv) == every
+    # An unknown command's error, and help, list every command.
+    assert main(["frobnicate", "build"]) == 2
+    error = capsys.readouterr().err
+    assert all(name in error for name in every)
+    assert main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    assert all(name in shown for name in every)
+    assert main(["build", "--help"]) == 0
+    assert "--profile NAME" in capsys.readouterr().out
+
+
 def test_four_kinds_of_problem_are_all_reported_and_the_build_is_kept(project, capsys):
     decks = project / "decks"
     out = project / "build"

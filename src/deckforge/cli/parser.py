@@ -29,10 +29,11 @@ COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, wa
 def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of a ``deckforge`` command line; ``args.run(args)`` runs the command.
 
-    Given the command line it is to parse, only the commands named in it are given
-    their options: making every command's options was most of making the parser, and a
-    command not named cannot be the one that runs."""
-    named = None if argv is None else set(argv)
+    Given the command line it is to parse, a command it names is the only one made:
+    making every command's parser and options was most of making the parser (argparse
+    looks up a translation of each of its phrases on disk), and a command not named
+    cannot be the one that runs. A line that names none gets them all, so that help and
+    the error for an unknown command list every one."""
     top = argparse.ArgumentParser(
         prog="deckforge",
         description="Turn card-game content written in YAML into print-ready PDFs.",
@@ -43,9 +44,22 @@ def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "--decks", type=Path, default=Path("decks"), help="folder of editions (default: ./decks)"
     )
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    named = None if argv is None else _command_named(argv)
     for command in COMMANDS:
-        own = sub.add_parser(command.NAME, help=command.HELP)
-        if named is None or command.NAME in named:
+        if named is None or command.NAME == named:
+            own = sub.add_parser(command.NAME, help=command.HELP)
             command.arguments(own)
-        own.set_defaults(run=command.run, needs_decks=getattr(command, "NEEDS_DECKS", True))
+            own.set_defaults(run=command.run, needs_decks=getattr(command, "NEEDS_DECKS", True))
     return top
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command a command line runs: its first word that is not a top-level option
+    (nor the folder ``--decks`` takes), if that is a command's name."""
+    words = iter(argv)
+    for word in words:
+        if word == "--decks":
+            next(words, None)
+        elif word == "--" or not word.startswith("-"):
+            return word if any(c.NAME == word for c in COMMANDS) else None
+    return None
