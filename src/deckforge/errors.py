@@ -122,3 +122,12 @@ def _lexical(path: Path) -> Path:
 def errors_only(problems: Iterable[Problem], strict: bool = False) -> list[Problem]:
     """The problems that stop a build: errors, and warnings too when ``strict``."""
     return [p for p in problems if p.severity == ERROR or strict]
+
+
+def close_matches(word: str, choices: Iterable[str], n: int = 1) -> list[str]:
+    """The choices most like ``word`` (for "did you mean …?"), as
+    :func:`difflib.get_close_matches` gives them; difflib is imported only when a
+    message needs it, not by every run that has nothing to suggest."""
+    import difflib
+
+    return difflib.get_close_matches(word, choices, n=n)

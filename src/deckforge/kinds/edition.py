@@ -4,11 +4,10 @@ then built into the model, each deck and component by its kind.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from pathlib import Path
 
-from deckforge.errors import Problem
+from deckforge.errors import Problem, close_matches
 from deckforge.fsutil import digest
 from deckforge.kinds import Checked, Kind, Reader, component_kinds, deck_kinds, kind_named
 from deckforge.model import Deck, Edition, Palette
@@ -115,7 +114,7 @@ def _kind_problem(source: Source, group: str) -> Problem:
             source.ref(), f"missing key 'kind': a {what} file says what it holds, one of: {choices}"
         )
     kind = source.data["kind"]
-    guess = difflib.get_close_matches(str(kind), kinds, n=1)
+    guess = close_matches(str(kind), kinds)
     hint = f"; did you mean '{guess[0]}'?" if guess else f" (one of: {choices})"
     return Problem(source.ref(("kind",)), f"{kind!r} is not a kind of {what}{hint}")
 

@@ -5,10 +5,9 @@ Mess cards hint at places by category (see :mod:`deckforge.kinds.mess`).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
-from deckforge.errors import WARNING, Problem, pickled_quickly
+from deckforge.errors import WARNING, Problem, close_matches, pickled_quickly
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Text
 from deckforge.records import record
@@ -53,7 +52,7 @@ class Places(DeckKind):
         yield from icon_problems(source, data["places"], "places", distinct=False)
         for index, place in enumerate(data["places"]):
             if place["category"] not in ids:
-                guess = difflib.get_close_matches(place["category"], sorted(ids), n=1)
+                guess = close_matches(place["category"], sorted(ids))
                 hint = f"; did you mean '{guess[0]}'?" if guess else ""
                 yield Problem(
                     source.ref(("places", index, "category")),

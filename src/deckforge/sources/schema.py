@@ -18,7 +18,6 @@ again (:func:`save_checks` keeps the memo).
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckforge import memo
-from deckforge.errors import DeckforgeError, Problem
+from deckforge.errors import DeckforgeError, Problem, close_matches
 from deckforge.sources.source import Source
 from deckforge.versions import version
 
@@ -225,7 +224,7 @@ def _misspelt(error: jsonschema.ValidationError) -> bool:
         return False
     missing = [k for k in error.validator_value if k not in error.instance]
     unknown = [k for k in error.instance if k not in error.schema.get("properties", {})]
-    return any(difflib.get_close_matches(k, missing, n=1) for k in unknown)
+    return any(close_matches(k, missing) for k in unknown)
 
 
 def schema_problems(source: Source, name: str, quick: bool = True) -> Iterator[Problem]:
@@ -264,7 +263,7 @@ def _problems(source: Source, name: str, quick: bool) -> Iterator[Problem]:
             for key in error.instance:
                 if key not in allowed:
                     path = (*error.absolute_path, key)
-                    guess = difflib.get_close_matches(key, allowed, n=1)
+                    guess = close_matches(key, allowed)
                     hint = (
                         f"; did you mean '{guess[0]}'?"
                         if guess

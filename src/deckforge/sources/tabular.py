@@ -15,12 +15,11 @@ calculated.
 from __future__ import annotations
 
 import datetime
-import difflib
 import re
 import zipfile
 from pathlib import Path
 
-from deckforge.errors import Problem, SourceRef
+from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.fsutil import kind_of, read_regular
 from deckforge.records import field, record
 from deckforge.text.script import BIDI_OVERRIDES
@@ -210,7 +209,7 @@ def _xlsx_grid(
         if sheet is None:
             sheet = names[0]
         elif sheet not in names:
-            guess = difflib.get_close_matches(sheet, names, n=1)
+            guess = close_matches(sheet, names)
             hint = f"; did you mean '{guess[0]}'?" if guess else f" (sheets: {', '.join(names)})"
             where = sheet_ref or SourceRef(display)
             return None, [Problem(where, f"{display} has no sheet '{sheet}'{hint}")]

@@ -13,11 +13,11 @@ rest once per distinct bound value.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
+from deckforge.errors import close_matches
 from deckforge.layout.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
 from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
@@ -167,7 +167,7 @@ class _Compiler:
         if name in BASIC:
             return _const(BASIC[name])
         known = sorted({*self.named, *self.palette, *BASIC})
-        guess = difflib.get_close_matches(name, known, n=1)
+        guess = close_matches(name, known)
         hint = f"; did you mean '{guess[0]}'?" if guess else f" (known: {', '.join(known)})"
         raise ColourError(f"unknown colour '{name}'{hint}")
 

@@ -9,11 +9,10 @@ fields, fitting its text and making the drawing operations.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from pathlib import Path
 
-from deckforge.errors import Problem, SourceRef
+from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.layout.ops import RGB, hex_colour
 from deckforge.records import field, record
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
@@ -379,7 +378,7 @@ class Compiler:
         given = list(spec.data) + (["elements"] if spec.children else [])
         wrong = [key for key in given if key not in allowed]
         for key in wrong:
-            guess = difflib.get_close_matches(key, allowed, n=1)
+            guess = close_matches(key, allowed)
             hint = f"; did you mean '{guess[0]}'?" if guess else ""
             self.problems.append(
                 Problem(

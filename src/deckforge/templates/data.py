@@ -11,13 +11,12 @@ cell. What passes becomes the rows the engine draws: mappings of field name to
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from deckforge.art import icons, images
-from deckforge.errors import Problem, SourceRef
+from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
@@ -31,7 +30,7 @@ Needs = Sequence[tuple[str, dict[str, tuple[str, SourceRef]]]]
 
 
 def _missing(data: Rows, name: str, kind: str, where: SourceRef, template: str) -> Problem:
-    guess = difflib.get_close_matches(name, data.fields, n=1)
+    guess = close_matches(name, data.fields)
     hint = f"; did you mean '{guess[0]}'?" if guess else ""
     lacks = (
         f"{data.display} has no column '{name}'"
@@ -49,7 +48,7 @@ def colour_problem(text: str, ref: SourceRef, own: Sequence[str]) -> Problem:
     """A value that should be a colour and is not."""
     message = f"{text!r} is not a colour: use #RRGGBB, like '#E4572E'"
     if own:
-        guess = difflib.get_close_matches(text.lower(), own, n=1)
+        guess = close_matches(text.lower(), own)
         hint = f"; did you mean '{guess[0]}'?" if guess else ""
         message += f", or a colour the template names ({', '.join(own)}){hint}"
     return Problem(ref, message)

@@ -10,10 +10,10 @@ card's size is known then, so drawing a card costs nothing for them.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 
+from deckforge.errors import close_matches
 from deckforge.records import record
 from deckforge.units import POINTS_PER_UNIT
 
@@ -174,7 +174,7 @@ class _Parser:
         if name in self.names:
             return _Value(self.names[name], True)
         known = sorted(self.names)
-        guess = difflib.get_close_matches(name, known, n=1)
+        guess = close_matches(name, known)
         hint = f"; did you mean '{guess[0]}'?" if guess else f" (known: {', '.join(known)})"
         raise LengthError(f"unknown length '{name}'{hint}")
 

@@ -27,11 +27,11 @@ way for the script and looks like a rendering fault to Persian readers.
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 
 from deckforge.art import icons
+from deckforge.errors import close_matches
 from deckforge.records import record
 from deckforge.text.script import localise_digits, normalise_letters
 
@@ -236,7 +236,7 @@ class _Parser:
 def _by_name(name: str, at: int) -> str:
     code = icons.named(name)
     if code is None:
-        near = difflib.get_close_matches(name.lower(), icons.GAME_ICONS, n=1)
+        near = close_matches(name.lower(), icons.GAME_ICONS)
         hint = f"; did you mean ':{near[0]}:'?" if near else r" (write \: for a colon)"
         raise MarkupError(f"no icon is called ':{name}:' (character {at + 1}){hint}", at)
     return code
