@@ -144,7 +144,7 @@ def lookup(value: object, path: tuple[str, ...]) -> object:
     return value
 
 
-def getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
+def _made_getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
     """A function giving ``lookup(card, path)`` for cards of type ``kind``, reading the
     first field at once when ``kind`` is a record that has it (a deck's every card is
     read so, for each field its template binds)."""
@@ -193,7 +193,7 @@ class Scope:
         root = field.path[0]
         if root in ROOTS:
             return lookup(self.shared.get(root), field.path[1:])
-        return _reader(type(self.card), field.path)(self.card)
+        return getter(type(self.card), field.path)(self.card)
 
     def text(self, pattern: Pattern) -> tuple[str, SourceRef | None]:
         """The pattern's text for this card and the place of the first bound text."""
@@ -234,21 +234,22 @@ class Scope:
 
 def _read(value: object, path: tuple[str, ...]) -> object:
     """``lookup(value, path)``, through the getter of ``value``'s type."""
-    return _reader(type(value), path)(value)
+    return getter(type(value), path)(value)
 
 
 #: What reads a card's field, by the card's type and the field's path.
 _READERS: dict[type, dict[tuple[str, ...], Callable[[object], object]]] = {}
 
 
-def _reader(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
-    """:func:`getter`, made once for each type of card and path."""
+def getter(kind: type, path: tuple[str, ...]) -> Callable[[object], object]:
+    """A function giving ``lookup(card, path)`` for cards of type ``kind`` (see
+    :func:`_made_getter`), made once for each type of card and path."""
     readers = _READERS.get(kind)
     if readers is None:
         readers = _READERS[kind] = {}
     read = readers.get(path)
     if read is None:
-        read = readers[path] = getter(kind, path)
+        read = readers[path] = _made_getter(kind, path)
     return read
 
 
