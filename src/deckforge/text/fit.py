@@ -256,9 +256,10 @@ def _wrap_marked(measured: list[tuple], width: float, size: float, max_lines: in
 
 def prepare(text: str, locale: str) -> str:
     """Logical text ready for setting: normalised (per line) and with the locale's digits."""
-    if text.isascii() and locale != "fa" and "\n" not in text:
-        return " ".join(text.split())  # nothing to compose, no digits to change
-    return "\n".join(normalise(part) for part in localise_digits(text, locale).split("\n"))
+    logical = localise_digits(text, locale)
+    if logical.isascii():  # nothing to compose, no look-alike letters: spaces tidied only
+        return "\n".join(" ".join(part.split()) for part in logical.split("\n"))
+    return "\n".join(normalise(part) for part in logical.split("\n"))
 
 
 def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
