@@ -15,7 +15,7 @@ from deckforge.kinds.pawns import Pawns
 from deckforge.kinds.track import Track
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.components.track import GLUE, MARGIN
-from deckforge.layout.ops import Document
+from deckforge.layout.ops import Document, Rect, hex_colour
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles
 from deckforge.render import pdf
@@ -165,3 +165,22 @@ def test_home_sheets_of_the_track_join_over_the_glue_strip(built, profile):
     in_strip = _column(right, round((tile_left - GLUE / 2) * scale), top, bottom)
     at_strip = _column(left, round((tile_left + tile_w - GLUE / 2) * scale), top, bottom)
     assert sum(ImageStat.Stat(ImageChops.difference(in_strip, at_strip)).mean) / 3 < 8
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pawns_start_at_the_top_right_and_fill_rows_leftwards(gomaneh, profile):
+    """A right-to-left edition's pawns are read as its cards are: the first colour at
+    the top right of the first page, each row filled from the right."""
+    set_ = _component(gomaneh, Pawns)
+    _, pages, _ = lay_out_component(gomaneh, set_, all_profiles()[profile])
+    drawn = []
+    for page in pages:
+        (placement,) = page.placements
+        outlined = [op for op in placement.face.ops if isinstance(op, Rect) and op.stroke]
+        panels = outlined[1::4]  # each pawn: a tab, its two panels, a tab
+        drawn.extend(panels)
+        first = panels[0]
+        assert first.x == max(p.x for p in panels) and first.y == max(p.y for p in panels)
+        for a, b in zip(panels, panels[1:], strict=False):
+            assert (b.y == a.y and b.x < a.x) or b.y < a.y, (profile, a, b)
+    assert [p.fill for p in drawn] == [hex_colour(c.hex) for c in set_.colours]
