@@ -11,6 +11,7 @@ from deckforge.profiles import all_profiles
 from deckforge.units import mm
 
 EN = "guess-the-mess-en"
+FA = "guess-the-mess-fa"
 SCALE = 100 / 72  # 100 dpi
 
 
@@ -33,13 +34,17 @@ def _close(rgb, hex_value, tolerance=40):
 
 
 @pytest.mark.parametrize("profile", ["pnp-a4", "pnp-letter"])
-def test_each_back_lands_behind_its_face_on_long_edge_duplex(built, profile):
-    path = built / EN / profile / "players.pdf"
+@pytest.mark.parametrize("edition", [EN, FA])
+def test_each_back_lands_behind_its_face_on_long_edge_duplex(built, profile, edition):
+    path = built / edition / profile / "players.pdf"
     grid = grid_for(all_profiles()[profile], mm(63.5), mm(88.9))
     faces, backs = _raster(path, 0), _raster(path, 1)
-    # Cards 1–8 are orange, the ninth is the first sky-blue card (bottom right).
+    # Cards 1–8 are orange, the ninth is the first sky-blue card: bottom right, or bottom
+    # left on a right-to-left sheet, whose rows run from the right.
     for index, colour in ((0, "#E69F00"), (8, "#56B4E9")):
         row, col = divmod(index, grid.cols)
+        if edition == FA:
+            col = grid.cols - 1 - col
         fx, fy = grid.cell(row, col)
         bx, by = grid.cell(row, grid.cols - 1 - col)
         # The coloured border of a player card, just inside its trim.

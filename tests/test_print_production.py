@@ -23,8 +23,14 @@ SCALE = DPI / 72
 
 @pytest.fixture(scope="module")
 def minimal_build(tmp_path_factory) -> Path:
+    """The small edition, and the same in a right-to-left locale (``minimal-fa``)."""
     root = tmp_path_factory.mktemp("print")
     shutil.copytree(DATA, root / "decks" / "minimal")
+    shutil.copytree(DATA, root / "decks" / "minimal-fa")
+    edition = root / "decks" / "minimal-fa" / "edition.yaml"
+    text = edition.read_text(encoding="utf-8")
+    text = text.replace("id: minimal-en", "id: minimal-fa").replace("locale: en", "locale: fa")
+    edition.write_text(text, encoding="utf-8")
     assert (
         main(
             [
@@ -73,25 +79,35 @@ def test_fold_profiles_appear_in_the_manifest_with_their_paper(minimal_build):
                 pdf.close()
 
 
-def test_gutterfold_puts_each_back_where_folding_lands_it_on_its_face(minimal_build):
+@pytest.mark.parametrize("edition", ["minimal-en", "minimal-fa"])
+def test_gutterfold_puts_each_back_where_folding_lands_it_on_its_face(minimal_build, edition):
     profile = all_profiles()["pnp-a4-fold"]
     grid = fold_grid_for(profile, mm(63.5), mm(88.9))
-    image = _image(minimal_build / "minimal-en" / "pnp-a4-fold" / "places.pdf", 0)
+    image = _image(minimal_build / edition / "pnp-a4-fold" / "places.pdf", 0)
 
     def pixel(x, y):
         return image.getpixel((int(x * SCALE), int(image.height - y * SCALE)))
 
-    for col in range(min(grid.cols, 3)):
+    # The three places fill the row from its left end, or from its right end right to left.
+    used = range(min(grid.cols, 3))
+    if edition.endswith("-fa"):
+        used = [grid.cols - 1 - col for col in used]
+    for col in used:
         fx, fy = grid.face(0, col)
         bx, by = grid.back(0, col)
         # Folding along the line maps (x, fold + d) onto (x, fold - d).
         assert bx == pytest.approx(fx)
         assert (fy + by + grid.card_h) / 2 == pytest.approx(grid.fold)
         face_band = pixel(fx + grid.card_w / 2, fy + grid.card_h - 8)  # the coloured band
-        back = pixel(bx + grid.card_w / 2, by + grid.card_h / 2)
+        # Off the back's title, whose white letters the middle may fall on.
+        back = pixel(bx + grid.card_w / 4, by + grid.card_h / 4)
         assert face_band != (255, 255, 255) and back != (255, 255, 255)
+    # The row's other places stay empty: the cards start at the reader's end of the row.
+    for col in set(range(grid.cols)) - set(used):
+        fx, fy = grid.face(0, col)
+        assert pixel(fx + grid.card_w / 4, fy + grid.card_h / 4) == (255, 255, 255)
     # Folding turns the lower half over: its backs are drawn turned by 180 degrees.
-    with pikepdf.open(minimal_build / "minimal-en" / "pnp-a4-fold" / "places.pdf") as pdf:
+    with pikepdf.open(minimal_build / edition / "pnp-a4-fold" / "places.pdf") as pdf:
         turns = [
             operands
             for operands, operator in pikepdf.parse_content_stream(pdf.pages[0])
@@ -125,12 +141,15 @@ def _red(rgb) -> bool:
     return r > 170 and g < 110 and b < 110
 
 
-def test_duplex_backs_are_shifted_by_the_offset(minimal_build):
+@pytest.mark.parametrize("edition", ["minimal-en", "minimal-fa"])
+def test_duplex_backs_are_shifted_by_the_offset(minimal_build, edition):
     from deckforge.layout.impose import grid_for
 
     grid = grid_for(all_profiles()["pnp-a4"], mm(63.5), mm(88.9))
-    backs = _image(minimal_build / "minimal-en" / "pnp-a4" / "places.pdf", 1)
-    bx, by = grid.cell(0, 0)  # the third card's back, mirrored there for long-edge duplex
+    backs = _image(minimal_build / edition / "pnp-a4" / "places.pdf", 1)
+    # Mirrored there for long-edge duplex: the third card's back (left to right), or the
+    # first card's (right to left, whose first face is at the top right).
+    bx, by = grid.cell(0, 0)
 
     def dark(x, y):
         return sum(backs.getpixel((int(x * SCALE), int(backs.height - y * SCALE)))) < 600

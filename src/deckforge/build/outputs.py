@@ -17,6 +17,7 @@ from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import Profile
 from deckforge.records import record, replace
+from deckforge.text.script import is_rtl_locale
 from deckforge.units import to_mm
 
 
@@ -92,7 +93,8 @@ def part_output(
         listing = Listing(edition, profile, part, _drawn_with(edition))
         total = len(cards) if count is None else count  # type: ignore[arg-type]
         try:
-            number, made = imposed(listing.watch(cards), total, profile)
+            rtl = is_rtl_locale(edition.locale)
+            number, made = imposed(listing.watch(cards), total, profile, rtl)
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
         pages: tuple[Page, ...] | Iterator[Page] = made if streamed else tuple(made)

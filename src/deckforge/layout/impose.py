@@ -4,6 +4,10 @@
 in the margin, each sheet of faces followed by its sheet of backs mirrored for
 duplex printing. ``single`` profiles put one card side per page at trim plus
 bleed, with TrimBox and BleedBox set.
+
+Sheets are read as the edition's script is: left-to-right editions put the first card
+at the top left and fill each row rightwards; right-to-left editions (``rtl``) put it at
+the top right and fill each row leftwards, and each back still lands behind its face.
 """
 
 from __future__ import annotations
@@ -136,12 +140,15 @@ def crop_marks(grid: Grid) -> tuple:
     return tuple(cut_marks(xs, ys, grid.page_w, grid.page_h))
 
 
-def impose_sheets(cards: list[Card], profile: Profile) -> list[Page]:
-    """Faces sheet, then its backs sheet mirrored for the profile's duplex edge."""
-    return list(imposed(cards, len(cards), profile)[1])
+def impose_sheets(cards: list[Card], profile: Profile, rtl: bool = False) -> list[Page]:
+    """Faces sheet, then its backs sheet mirrored for the profile's duplex edge; ``rtl``
+    fills rows from the right."""
+    return list(imposed(cards, len(cards), profile, rtl)[1])
 
 
-def _sheets(cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile) -> Iterator[Page]:
+def _sheets(
+    cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile, rtl: bool
+) -> Iterator[Page]:
     """The pages of :func:`impose_sheets`, a sheet at a time."""
     marks = crop_marks(grid) if profile.crop_marks else ()
     dx, dy = profile.back_offset
@@ -150,6 +157,8 @@ def _sheets(cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile) ->
     places = []
     for index in range(grid.per_sheet):
         row, col = divmod(index, grid.cols)
+        if rtl:
+            col = grid.cols - 1 - col
         if short_edge:
             bx, by = grid.cell(grid.rows - 1 - row, col)
         else:
@@ -263,19 +272,25 @@ def fold_marks(grid: FoldGrid) -> tuple:
     return (*cut_marks(xs, ys, grid.page_w, grid.page_h), fold)
 
 
-def impose_fold(cards: list[Card], profile: Profile) -> list[Page]:
+def impose_fold(cards: list[Card], profile: Profile, rtl: bool = False) -> list[Page]:
     """Gutterfold sheets: each face above the fold, its back mirrored below it and turned
-    upside down, so that folding along the line puts every back on its face."""
-    return list(imposed(cards, len(cards), profile)[1])
+    upside down, so that folding along the line puts every back on its face. Left to
+    right, the first face is at the left of the row next to the fold; right to left
+    (``rtl``), at the right of the top row, as a right-to-left reader starts a page."""
+    return list(imposed(cards, len(cards), profile, rtl)[1])
 
 
-def _fold(cards: Iterator[Card], grid: FoldGrid, sheets: int, profile: Profile) -> Iterator[Page]:
+def _fold(
+    cards: Iterator[Card], grid: FoldGrid, sheets: int, profile: Profile, rtl: bool
+) -> Iterator[Page]:
     """The pages of :func:`impose_fold`, a sheet at a time."""
     marks = fold_marks(grid) if profile.crop_marks else ()
     for sheet in range(sheets):
         placements = []
         for index, card in enumerate(islice(cards, grid.per_sheet)):
             row, col = divmod(index, grid.cols)
+            if rtl:
+                row, col = grid.rows - 1 - row, grid.cols - 1 - col
             x, y = grid.face(row, col)
             placements.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
             bx, by = grid.back(row, col)
@@ -291,14 +306,17 @@ def _fold(cards: Iterator[Card], grid: FoldGrid, sheets: int, profile: Profile) 
         )
 
 
-def impose(cards: list[Card], profile: Profile) -> list[Page]:
-    """Pages for a deck under a profile."""
-    return list(imposed(cards, len(cards), profile)[1])
+def impose(cards: list[Card], profile: Profile, rtl: bool = False) -> list[Page]:
+    """Pages for a deck under a profile, sheets laid right to left if ``rtl``."""
+    return list(imposed(cards, len(cards), profile, rtl)[1])
 
 
-def imposed(cards: Iterable[Card], count: int, profile: Profile) -> tuple[int, Iterator[Page]]:
+def imposed(
+    cards: Iterable[Card], count: int, profile: Profile, rtl: bool = False
+) -> tuple[int, Iterator[Page]]:
     """How many pages ``count`` cards make under a profile, and the pages, each imposed
-    only when it is taken, from the cards as they come (a large deck is never held whole).
+    only when it is taken, from the cards as they come (a large deck is never held whole);
+    sheets are laid right to left if ``rtl`` (one card a page is the same either way).
     ImpositionError at once if the cards do not fit the profile's paper."""
     taken = iter(cards)
     first = next(taken, None)
@@ -310,7 +328,7 @@ def imposed(cards: Iterable[Card], count: int, profile: Profile) -> tuple[int, I
     if profile.mode == "fold":
         folded = fold_grid_for(profile, first.width, first.height)
         sheets = -(-count // folded.per_sheet)
-        return sheets, _fold(taken, folded, sheets, profile)
+        return sheets, _fold(taken, folded, sheets, profile, rtl)
     grid = grid_for(profile, first.width, first.height)
     sheets = -(-count // grid.per_sheet)
-    return 2 * sheets, _sheets(taken, grid, sheets, profile)
+    return 2 * sheets, _sheets(taken, grid, sheets, profile, rtl)

@@ -1,7 +1,9 @@
 """Fold-up pawns: front and back panels either side of a fold, with base tabs.
 
 As many pieces as fit the profile's paper go on each page, in a grid centred on it,
-above a band that holds the set's label; more pieces go on more pages. Each piece's
+above a band that holds the set's label; more pieces go on more pages. The first piece
+is at the top left, or at the top right in a right-to-left edition, and rows fill in
+the edition's reading direction. Each piece's
 outline is its cut line and stays on the page, inside the trim.
 """
 
@@ -17,6 +19,7 @@ from deckforge.profiles import Profile
 from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
+from deckforge.text.script import is_rtl_locale
 from deckforge.units import mm
 
 PANEL_W, PANEL_H, TAB = mm(30), mm(40), mm(12)
@@ -31,12 +34,14 @@ class PawnsDoNotFit(ValueError):
 
 @record(frozen=True)
 class _Grid:
-    """Where pieces go on a page: columns, rows and the grid's top-left corner."""
+    """Where pieces go on a page: columns, rows, the grid's top-left corner, and whether
+    rows fill from the right."""
 
     cols: int
     rows: int
     left: float
     top: float
+    rtl: bool = False
 
     @property
     def per_page(self) -> int:
@@ -46,10 +51,12 @@ class _Grid:
     def corner(self, index: int) -> tuple[float, float]:
         """The lower-left corner of the ``index``-th piece of a page."""
         row, col = divmod(index, self.cols)
+        if self.rtl:
+            col = self.cols - 1 - col
         return self.left + col * (PANEL_W + GAP), self.top - row * (PIECE_H + GAP) - PIECE_H
 
 
-def _grid(sheet: Sheet) -> _Grid:
+def _grid(sheet: Sheet, rtl: bool = False) -> _Grid:
     margin = max(mm(12), sheet.bleed + mm(8))
     width = sheet.w - 2 * margin
     height = sheet.h - 2 * margin - LABEL_H - mm(4)
@@ -60,7 +67,7 @@ def _grid(sheet: Sheet) -> _Grid:
             f"a {sheet.w / mm(1):.0f} × {sheet.h / mm(1):.0f} mm page holds no pawn"
         )
     used_w = cols * PANEL_W + (cols - 1) * GAP
-    return _Grid(cols, rows, (sheet.w - used_w) / 2, sheet.h - margin)
+    return _Grid(cols, rows, (sheet.w - used_w) / 2, sheet.h - margin, rtl)
 
 
 def _piece(x: float, y: float, colour: PlayerColour, ink: RGB, locale: str) -> list:
@@ -89,9 +96,9 @@ def _piece(x: float, y: float, colour: PlayerColour, ink: RGB, locale: str) -> l
 def pawns(edition: Edition, set_: Pawns, profile: Profile) -> list[Page]:
     """The pawns' pages."""
     sheet = sheet_for(profile, landscape=False)
-    grid = _grid(sheet)
-    ink = palette(edition).ink
     locale = edition.locale
+    grid = _grid(sheet, is_rtl_locale(locale))
+    ink = palette(edition).ink
     margin = max(mm(12), sheet.bleed + mm(8))
     style = TextStyle(14, 9, fonts.BOLD, align="centre")
     label = set_text(set_.label, sheet.w - 2 * margin, LABEL_H, style, locale)

@@ -6,6 +6,10 @@ butt together exactly; no marks are drawn. For home printers each sheet shows it
 inside a margin with crop marks there; every sheet after the first carries a glue strip
 that repeats the end of the sheet before, and ticks in the margins show where that
 sheet's cut edge goes. The spaces sit in slots that never straddle a join.
+
+The first sheet holds the start and the title: the board's left end, or in a
+right-to-left edition, whose spaces run from the right, its right end; the sheets after
+it follow in the same direction, each glue strip on the side of the sheet before.
 """
 
 from __future__ import annotations
@@ -162,48 +166,50 @@ def _space_ops(track: Track, points, side: float, inks: Inks, locale: str) -> li
 def track(edition: Edition, track: Track, profile: Profile) -> list[Page]:
     """The board's sheets: trimmed tiles for a print shop, glued tiles for home print."""
     sheet = sheet_for(profile, landscape=True)
+    rtl = is_rtl_locale(edition.locale)
     if sheet.bleed > 0:
         board = _Board(sheet.w * track.sheets, sheet.h, sheet.w, track.sheets)
         face = _board_face(edition, track, board, sheet.bleed)
-        return [_shop_sheet(sheet, face, board, k) for k in range(track.sheets)]
+        return [_shop_sheet(sheet, face, board, k, rtl) for k in range(track.sheets)]
     tile_w = sheet.w - 2 * MARGIN - GLUE
     board = _Board(tile_w * track.sheets, sheet.h - 2 * MARGIN, tile_w, track.sheets)
     face = _board_face(edition, track, board, 0.0)
-    return [_home_sheet(sheet, face, board, k) for k in range(track.sheets)]
+    return [_home_sheet(sheet, face, board, k, rtl) for k in range(track.sheets)]
 
 
 def _label(k: int, board: _Board) -> str:
     return f"board sheet {k + 1} of {board.sheets}"
 
 
-def _shop_sheet(sheet: Sheet, face: Face, board: _Board, k: int) -> Page:
+def _tile(board: _Board, k: int, rtl: bool) -> int:
+    """Which tile of the board, counted from its left end, the ``k``-th sheet holds."""
+    return board.sheets - 1 - k if rtl else k
+
+
+def _shop_sheet(sheet: Sheet, face: Face, board: _Board, k: int, rtl: bool) -> Page:
     W, H = sheet.size
     b = sheet.bleed
-    placement = Placement(face, b - k * board.tile_w, b, (0.0, 0.0, W, H))
+    placement = Placement(face, b - _tile(board, k, rtl) * board.tile_w, b, (0.0, 0.0, W, H))
     return Page(W, H, (placement,), label=_label(k, board), **sheet.boxes())
 
 
-def _home_sheet(sheet: Sheet, face: Face, board: _Board, k: int) -> Page:
-    """A home-print sheet: the tile (with the glue strip before it) and its marks."""
-    tile_left = MARGIN + GLUE
-    cut_left = tile_left if k == 0 else MARGIN
-    cut_right = tile_left + board.tile_w
+def _home_sheet(sheet: Sheet, face: Face, board: _Board, k: int, rtl: bool) -> Page:
+    """A home-print sheet: the tile (with the glue strip on the side of the sheet before:
+    its left, or its right in a right-to-left edition) and its marks."""
+    tile_left = MARGIN if rtl else MARGIN + GLUE
+    tile_right = tile_left + board.tile_w
+    cut_left = MARGIN if rtl or k > 0 else tile_left
+    cut_right = tile_right + (GLUE if rtl and k > 0 else 0.0)
     bottom, top = MARGIN, MARGIN + board.h
     clip = (cut_left, bottom, cut_right - cut_left, board.h)
-    placement = Placement(face, tile_left - k * board.tile_w, bottom, clip)
+    placement = Placement(face, tile_left - _tile(board, k, rtl) * board.tile_w, bottom, clip)
     marks = _crop_marks(cut_left, bottom, cut_right, top)
     if k > 0:
         # Where the sheet before ends once glued: ticks in the margins, off the board.
+        edge = tile_right if rtl else tile_left
         marks += [
-            Line(tile_left, top + MARK_GAP, tile_left, top + MARK_GAP + MARK_LENGTH, BLACK, 0.25),
-            Line(
-                tile_left,
-                bottom - MARK_GAP,
-                tile_left,
-                bottom - MARK_GAP - MARK_LENGTH,
-                BLACK,
-                0.25,
-            ),
+            Line(edge, top + MARK_GAP, edge, top + MARK_GAP + MARK_LENGTH, BLACK, 0.25),
+            Line(edge, bottom - MARK_GAP, edge, bottom - MARK_GAP - MARK_LENGTH, BLACK, 0.25),
         ]
     return Page(sheet.w, sheet.h, (placement,), tuple(marks), label=_label(k, board))
 
