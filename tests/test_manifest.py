@@ -4,6 +4,7 @@ a folder without one or with one deckforge did not write."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -71,3 +72,15 @@ def test_counts_must_be_whole_numbers(tmp_path):
     for field, value in (("cards", True), ("pages", 2.5), ("trim_mm", [1.0]), ("bleed_mm", "3")):
         with pytest.raises(ValueError, match=field):
             Entry.from_json({**data, field: value})
+
+
+def test_persian_card_names_are_written_with_persian_digits(manifest):
+    # The names are what the preview's captions and Tabletop Simulator's nicknames show.
+    names = [
+        name
+        for e in manifest
+        if e.get("locale") == "fa" and e["profile"] == "printer"
+        for name in e.get("card_names", [])
+    ]
+    assert any("۱" in name for name in names)
+    assert [name for name in names if re.search("[0-9]", name)] == []

@@ -14,6 +14,7 @@ from deckforge.model import Text
 from deckforge.records import record
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
+from deckforge.text.script import localise_digits
 
 
 @record(frozen=True)
@@ -60,8 +61,8 @@ class WhichWay(DeckKind):
         return cards
 
     def card_name(self, card: object, locale: str) -> str:
-        """Its label: "Pass 2 to the left"."""
-        return card.label.value
+        """Its label, in the edition's digits: "Pass 2 to the left"."""
+        return localise_digits(card.label.value, locale)
 
 
 def consistency(source: Source, players: tuple[int, int]) -> Iterator[Problem]:
