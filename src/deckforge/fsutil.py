@@ -268,6 +268,13 @@ class Staging:
     def publish(self, relpaths: list[str]) -> None:
         """Move the files written for ``relpaths`` into place: every one, or, if this
         process is killed before the journal is written, none."""
+        held = [name for name in relpaths if _held(self.out_dir / relative(name))]
+        if held:
+            raise DeckforgeError(
+                f"{self.out_dir / held[0]} is open in another program (a PDF viewer?), which "
+                "keeps it from being replaced; close it and build again (the previous build "
+                "is left as it was)"
+            )
         for relpath in relpaths:
             _sync(self.folder / relative(relpath))
         journal = {"format": _JOURNAL_FORMAT, "files": list(relpaths)}
@@ -278,6 +285,18 @@ class Staging:
                 os.fsync(handle.fileno())
         _sync(self.out_dir)
         _finish(self.out_dir)
+
+
+def _held(target: Path) -> bool:
+    """Whether another program holds ``target`` open so that it cannot be replaced, as
+    Windows does for a PDF open in Acrobat (POSIX lets a file be replaced while open)."""
+    try:
+        with open(target, "ab"):
+            return False
+    except FileNotFoundError:
+        return False
+    except PermissionError:
+        return True
 
 
 def _finish(out_dir: Path) -> None:
