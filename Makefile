@@ -5,11 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 OUT ?= build
 
-.PHONY: print test test-tools fuzz bench docs golden validate lint clean help
+.PHONY: print test test-quick test-tools fuzz bench docs golden validate lint clean help
 
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
 	@echo "make test      run the test suite"
+	@echo "make test-quick  the tests that need nothing outside PyPI (no poppler, node, Chromium)"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
 	@echo "make docs      regenerate docs/reference.md and docs/templates.md, and the template schema"
@@ -37,6 +38,11 @@ print: $(STAMP)
 
 test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
+
+# For working on deckforge without Debian's engines: every test but those that read the
+# PDFs back in poppler, pdf.js or Chromium, or measure against FOGRA's data.
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not engines"
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the

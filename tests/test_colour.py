@@ -165,6 +165,7 @@ def test_images_go_through_the_same_profile_as_vector_colours():
     assert converter.image(swatch).mode == "CMYK"
 
 
+@pytest.mark.engines
 def test_the_press_profile_model_fits_fogra39():
     data = Path("/usr/share/color/icc/FOGRA39L.ti3")
     assert data.is_file(), "FOGRA's data is missing: install Debian's icc-profiles-free"

@@ -129,6 +129,7 @@ def _clean(text: str) -> str:
         (PERSIAN, ["بازیکن دو کارت برمی‌دارد و 🪙 می‌گیرد.", "در هر دور 🔥 حمله کن و ۳ ❤ بگیر."]),
     ],
 )
+@pytest.mark.engines
 def test_marked_up_text_copies_as_written_and_icons_as_their_emoji(tmp_path, lines, expected):
     # One direction per page: poppler reads a page of mostly English as left to right,
     # and moves a Persian line's final full stop to its start (with or without markup).
@@ -170,6 +171,7 @@ def marked_project(project):
     ("edition", "name", "icon_side"),
     [("guess-the-mess-en", "Kitchen ❤", "right"), ("guess-the-mess-fa", "آشپزخانه ❤", "left")],
 )
+@pytest.mark.engines
 def test_markup_in_a_deck_source_prints_and_copies(
     marked_project, tmp_path, edition, name, icon_side
 ):

@@ -195,6 +195,7 @@ def persian_cards():
     }
 
 
+@pytest.mark.engines
 def test_pdftotext_reads_every_persian_card_as_written(built, persian_cards):
     checked = 0
     for (edition, deck), cards in persian_cards.items():
@@ -211,6 +212,7 @@ def test_pdftotext_reads_every_persian_card_as_written(built, persian_cards):
 @pytest.mark.parametrize(
     "deck,file,key", [("places", "places.yaml", "places"), ("mess", "mess.yaml", "items")]
 )
+@pytest.mark.engines
 def test_pdftotext_gives_back_every_persian_name(built, deck, file, key):
     source, _ = load_yaml(DECKS / "guess-the-mess" / file, file)
     names = [entry["name"]["fa"] for entry in source.data[key]]
@@ -233,6 +235,7 @@ def test_persian_cards_use_persian_digits(built):
         assert not re.search(r"[0-9]", text)
 
 
+@pytest.mark.engines
 @pytest.mark.parametrize("edition", ["guess-the-mess-fa", "gomaneh-fa"])
 def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     from pathlib import Path

@@ -8,6 +8,9 @@ import pytest
 from browser import Browser, find_chromium
 from reference import CHROMA, TOLERANCE, chroma, difference, poppler, trim_box
 
+#: Chromium opens the preview; poppler draws the reference.
+pytestmark = pytest.mark.engines
+
 #: Every image of the page, made to load now (thumbnails load lazily, as they scroll into
 #: view), and whether it did: a broken image is complete with no natural width.
 IMAGES = """(async () => {

@@ -19,6 +19,9 @@ from PIL import Image
 from deckforge.render.raster import contact_sheet, export_png, export_tts
 from reference import CHROMA, TOLERANCE, chroma, difference, poppler, trim_box
 
+#: poppler draws the reference pages.
+pytestmark = pytest.mark.engines
+
 DPI = 50
 
 

@@ -21,6 +21,9 @@ from conftest import entry
 from deckforge.render.raster import Sheets, carry_out, read_deck, tts_plan
 from reference import TOLERANCE, all_pages, crop_points, difference
 
+#: poppler draws the reference pages.
+pytestmark = pytest.mark.engines
+
 SCHEMA = json.loads(
     (Path(__file__).parent / "data" / "tts-saved-object.schema.json").read_text(encoding="utf-8")
 )

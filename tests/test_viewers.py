@@ -22,6 +22,9 @@ from viewers.measure import ENGINES, SPLIT, norm, norm_line, queries
 from viewers.printed import printed_files
 from viewers.read import read
 
+#: PDFium, pdf.js (node) and poppler read the PDFs back.
+pytestmark = pytest.mark.engines
+
 PROFILES = ["pnp-a4", "printer"]
 
 

@@ -25,7 +25,6 @@ build folder finishes first, so it sees the previous build or the new one, whole
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -219,8 +218,9 @@ def cache_dir() -> Path:
     drawings, memos): ``$DECKFORGE_CACHE``, else ``deckforge`` in the user's cache."""
     if "DECKFORGE_CACHE" in os.environ:
         return Path(os.environ["DECKFORGE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "deckforge"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("deckforge", appauthor=False))
 
 
 def _sync(path: Path) -> None:
@@ -268,6 +268,13 @@ class Staging:
     def publish(self, relpaths: list[str]) -> None:
         """Move the files written for ``relpaths`` into place: every one, or, if this
         process is killed before the journal is written, none."""
+        held = [name for name in relpaths if _held(self.out_dir / relative(name))]
+        if held:
+            raise DeckforgeError(
+                f"{self.out_dir / held[0]} is open in another program (a PDF viewer?), which "
+                "keeps it from being replaced; close it and build again (the previous build "
+                "is left as it was)"
+            )
         for relpath in relpaths:
             _sync(self.folder / relative(relpath))
         journal = {"format": _JOURNAL_FORMAT, "files": list(relpaths)}
@@ -278,6 +285,18 @@ class Staging:
                 os.fsync(handle.fileno())
         _sync(self.out_dir)
         _finish(self.out_dir)
+
+
+def _held(target: Path) -> bool:
+    """Whether another program holds ``target`` open so that it cannot be replaced, as
+    Windows does for a PDF open in Acrobat (POSIX lets a file be replaced while open)."""
+    try:
+        with open(target, "ab"):
+            return False
+    except FileNotFoundError:
+        return False
+    except PermissionError:
+        return True
 
 
 def _finish(out_dir: Path) -> None:
@@ -334,24 +353,36 @@ def _remove_staging(out_dir: Path) -> None:
     )
 
 
+def _lock(out_dir: Path):
+    """The output folder's build lock (``filelock``: an OS lock on POSIX and Windows)."""
+    from filelock import FileLock
+
+    return FileLock(Path(out_dir) / LOCK_NAME, thread_local=False)
+
+
 def finish_publishing(out_dir: Path) -> None:
     """Finish publishing a build that was killed while moving its files into place, so
     that what is read of ``out_dir`` is one build, whole. Waits for a build that is
     publishing now."""
+    from filelock import Timeout
+
     journal = Path(out_dir) / JOURNAL_NAME
     if not journal.exists():
         return
-    with open(Path(out_dir) / LOCK_NAME, "a+") as handle:
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if not journal.exists():
-                    return  # the build publishing it finished
-                time.sleep(0.05)
+    lock = _lock(out_dir)
+    while True:
+        try:
+            lock.acquire(timeout=0)
+            break
+        except Timeout:
+            if not journal.exists():
+                return  # the build publishing it finished
+            time.sleep(0.05)
+    try:
         if journal.exists():
             _finish(Path(out_dir))
+    finally:
+        lock.release()
 
 
 @contextlib.contextmanager
@@ -365,12 +396,14 @@ def locked(out_dir: Path) -> Iterator[Staging]:
     """
     created = missing_folders(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    handle = open(out_dir / LOCK_NAME, "a+")  # noqa: SIM115 - held for the whole build
+    from filelock import Timeout
+
+    lock = _lock(out_dir)
     failed = True
     try:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            lock.acquire(timeout=0)
+        except Timeout:
             created = []  # the folder is another build's
             raise Busy(
                 f"another deckforge build is writing to {out_dir}/; "
@@ -386,9 +419,10 @@ def locked(out_dir: Path) -> Iterator[Staging]:
             _remove_staging(out_dir)  # what was not published
         failed = False
     finally:
+        if lock.is_locked:
+            lock.release()
         if failed and created:
             (out_dir / LOCK_NAME).unlink(missing_ok=True)
-        handle.close()
         if failed:
             remove_empty(created)
 

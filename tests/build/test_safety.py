@@ -175,3 +175,23 @@ def test_builds_in_separate_processes_give_the_same_bytes(tmp_path):
         outs.append(out)
         time.sleep(1.1)  # the profile's header holds the time to the second
     assert _snapshot(outs[0]) == _snapshot(outs[1])
+
+
+def test_a_file_held_open_by_another_program_is_named_and_the_build_left_whole(
+    good_build, capsys, monkeypatch
+):
+    # Windows keeps a file that Acrobat has open from being replaced; POSIX never does,
+    # so the other program's hold is stood in for where the build asks about it.
+    from deckforge import fsutil
+
+    before = _snapshot(good_build)
+    held = good_build / EN / "pnp-a4" / "places.pdf"
+    real = fsutil._held
+    monkeypatch.setattr(fsutil, "_held", lambda target: target == held or real(target))
+    assert main(_args(good_build, "--force")) == 1
+    err = capsys.readouterr().err
+    assert f"{held} is open in another program (a PDF viewer?)" in err
+    assert "Traceback" not in err and "internal error" not in err
+    assert _snapshot(good_build) == before
+    monkeypatch.setattr(fsutil, "_held", real)
+    assert main(_args(good_build, "--force")) == 0

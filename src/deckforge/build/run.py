@@ -5,9 +5,11 @@ Nothing in the output folder changes here: the build publishes the files afterwa
 at once (:class:`deckforge.fsutil.Staging`), so a failed or interrupted build never
 leaves a half-written PDF or destroys the previous one.
 
-Workers are forked: what every task reads (the :class:`Workshop`: the build's editions,
-tool versions, art digests) is handed to each worker once, when the pool starts it, and
-shared with the parent's memory pages rather than copied; tasks themselves are small.
+Workers start as the platform starts processes (fork on Linux, spawn on macOS and
+Windows): what every task reads (the :class:`Workshop`: the build's editions, tool
+versions, art digests) is handed to each worker once, through the pool's initializer;
+a forked worker shares it with the parent's memory pages, a spawned one unpickles it
+and reads fonts and icons from the cache as it needs them. Tasks themselves are small.
 """
 
 from __future__ import annotations
@@ -207,7 +209,7 @@ def _in_parallel(
     progress: Progress | None,
     jobs: int,
 ) -> list[M]:
-    """Every task run in a pool of forked workers, each handed ``work`` and ``context``
+    """Every task run in a pool of worker processes, each handed ``work`` and ``context``
     once as it starts."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -215,7 +217,7 @@ def _in_parallel(
     made: list[M] = [None] * len(tasks)  # type: ignore[list-item]
     pool = ProcessPoolExecutor(
         max_workers=jobs,
-        mp_context=multiprocessing.get_context("fork"),
+        mp_context=multiprocessing.get_context(),
         initializer=_start_worker,
         initargs=(work, context),
     )

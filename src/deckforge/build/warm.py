@@ -87,7 +87,7 @@ def _pool(jobs: int):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context())
 
 
 class _Here:

@@ -306,7 +306,7 @@ def prepare(jobs: int) -> None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        context = multiprocessing.get_context("fork")
+        context = multiprocessing.get_context()
         with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context) as pool:
             made = list(pool.map(cut, todo))
     else:

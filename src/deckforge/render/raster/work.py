@@ -208,7 +208,7 @@ def run(
     # Forked workers start at once and share the parent's imports; the parent has no
     # document open, so none is shared.
     _close_documents()
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context()
     with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
         futures = {pool.submit(_make_batch, batch): len(batch) for batch in batches}
         try:
