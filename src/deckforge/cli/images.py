@@ -103,6 +103,44 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
+def showcase(args: argparse.Namespace) -> int:
+    """``deckforge export showcase``: a fanned hand and a row of each deck's cards, as
+    ``<edition>/showcase/<deck>-hand.png`` and ``<deck>-row.png``."""
+    from deckforge.render import raster
+    from deckforge.render.raster import showcase as pictures
+    from deckforge.text.script import is_rtl_locale
+
+    started = time.perf_counter()
+    entries = _printer_decks(args.out, args.edition)
+    if args.deck:
+        known = {e["deck"] for e in entries}
+        unknown = [name for name in args.deck if name not in known]
+        if unknown:
+            raise UsageError(
+                f"no printer-profile deck '{unknown[0]}' in the build (it has: "
+                f"{', '.join(sorted(known))})"
+            )
+        entries = [e for e in entries if e["deck"] in args.deck]
+    written = []
+    for entry in entries:
+        deck = raster.read_deck(args.out / entry["path"], entry)
+        if args.cards:
+            cards = [number - 1 for number in args.cards]
+        else:
+            cards = list(range(min(5, deck.cards)))
+        folder = args.out / entry["edition"] / "showcase"
+        for shape, draw in (("hand", pictures.hand), ("row", pictures.row)):
+            rtl = is_rtl_locale(str(entry.get("locale")))
+            picture = draw(deck, cards, args.width, args.background, rtl)
+            written.append(pictures.write_png(picture, folder / f"{entry['deck']}-{shape}.png"))
+    for path in written:
+        print(f"  {path}")
+    print(f"made {len(written)} showcase pictures in {time.perf_counter() - started:.1f} s")
+    if _sources_changed(args):
+        print("note: the sources have changed since this build; build and export again")
+    return 0
+
+
 def _recorded_warnings(out: Path) -> dict[str, list[str]]:
     """The warnings the builds in ``out`` found, by output path, as they were printed."""
     from deckforge.build import cache

@@ -56,3 +56,34 @@ def add_jobs(
 ) -> None:
     """The ``--jobs N`` option of every command that renders."""
     parser.add_argument("--jobs", type=jobs, default=None, metavar="N", help=help)
+
+
+#: The most cards a showcase picture shows (as render.raster.showcase allows).
+_MOST_SHOWN = 12
+_HEX = re.compile(r"#([0-9A-Fa-f]{6})")
+
+
+def card_numbers(text: str) -> list[int]:
+    """``--cards 1,4,9``: card numbers counted from 1, at most :data:`_MOST_SHOWN`."""
+    parts = [part.strip() for part in text.split(",")]
+    if not all(_DIGITS.fullmatch(part) and len(part) <= 9 for part in parts):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of card numbers such as 1,4,9")
+    numbers = [int(part) for part in parts]
+    if min(numbers) < 1 or len(numbers) > _MOST_SHOWN:
+        raise argparse.ArgumentTypeError(
+            f"'{text}': give 1 to {_MOST_SHOWN} card numbers, counted from 1"
+        )
+    return numbers
+
+
+def background(text: str) -> tuple[int, int, int, int] | None:
+    """``--background``: 'transparent' (None), or a colour '#RRGGBB', opaque."""
+    if text.strip().lower() == "transparent":
+        return None
+    found = _HEX.fullmatch(text.strip())
+    if not found:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a background: give 'transparent' or a colour such as '#1A1A2E'"
+        )
+    value = int(found.group(1), 16)
+    return value >> 16, (value >> 8) & 0xFF, value & 0xFF, 255

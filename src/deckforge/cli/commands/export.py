@@ -1,5 +1,5 @@
-"""``deckforge export``: PNG files per card side, or Tabletop Simulator decks, from the
-printer profile's card files of a build."""
+"""``deckforge export``: PNG files per card side, Tabletop Simulator decks, or showcase
+pictures, from the printer profile's card files of a build."""
 
 from __future__ import annotations
 
@@ -9,16 +9,17 @@ from pathlib import Path
 from deckforge.cli import values
 
 NAME = "export"
-HELP = "PNG files per card side, or Tabletop Simulator decks"
+HELP = "PNG files per card side, Tabletop Simulator decks, or showcase pictures"
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     """The format, which build and editions, and for Tabletop Simulator where it is served."""
     parser.add_argument(
         "format",
-        choices=("png", "tts"),
+        choices=("png", "tts", "showcase"),
         help="png: one 300-dpi PNG per card side at trim + bleed; tts: Tabletop Simulator "
-        "card sheets, backs and a saved object per deck",
+        "card sheets, backs and a saved object per deck; showcase: a fanned hand and a row "
+        "of cards with shadows, per deck",
     )
     parser.add_argument("--edition", action="append", metavar="NAME", help="edition (default: all)")
     parser.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
@@ -31,9 +32,33 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "image links (default: file:/// links to this computer)",
     )
 
+    showcase = parser.add_argument_group("showcase")
+    showcase.add_argument("--deck", action="append", metavar="NAME", help="deck (default: all)")
+    showcase.add_argument(
+        "--cards",
+        type=values.card_numbers,
+        default=None,
+        metavar="N,N,…",
+        help="the cards of the row and the hand, counted from 1 (default: the first five)",
+    )
+    showcase.add_argument(
+        "--width", type=int, default=1600, metavar="PX", help="pictures' width (default 1600)"
+    )
+    showcase.add_argument(
+        "--background",
+        type=values.background,
+        default=None,
+        metavar="COLOUR",
+        help="'transparent' (the default) or a colour such as '#1A1A2E'",
+    )
+
 
 def run(args: argparse.Namespace) -> int:
     """Export every printer-profile card deck of the build."""
+    if args.format == "showcase":
+        from deckforge.cli.images import showcase
+
+        return showcase(args)
     from deckforge.cli.images import export
 
     return export(args)
