@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 
 from deckforge import fsutil
@@ -116,8 +116,11 @@ def build(
     force: bool = False,
     back_offset: tuple[float, float] = (0.0, 0.0),
     output_intent: OutputIntent | None = None,
+    only: Mapping[str, Mapping[str, Collection[str]]] | None = None,
 ) -> BuildReport:
-    """Build editions × profiles into ``out_dir``, redoing only what changed.
+    """Build editions × profiles into ``out_dir``, redoing only what changed; with
+    ``only`` (by edition id, by deck id, the ids of the cards to print: a reprint), just
+    those cards, everything made again.
 
     Sources are loaded, validated and modelled first; any error there stops the build
     before the output folder is touched. Each file is then laid out and rendered as its
@@ -138,6 +141,7 @@ def build(
             where = SourceRef(project.decks.as_posix())
             raise BuildFailed([Problem(where, "no editions to build")])
         fresh = set()
+        force = force or only is not None
         if not (force or strict):
             profile_files = {p.id: p.path for p in profiles}
             fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
@@ -151,6 +155,8 @@ def build(
             # Lay out what is sound as well, so that every problem is reported at once.
             problems = _unique(problems + lay_out_all(editions, profiles)[2])
             raise BuildFailed(errors_only(problems, strict))
+        if only is not None:
+            editions = [_only(e, only[e.id]) for e in editions if e.id in only]
         editions = [cache.with_templates(edition) for edition in editions]
 
         # A build killed while publishing is finished first: it is the build this one follows.
@@ -181,6 +187,16 @@ def build(
             staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
         report.warnings = notes + report.warnings
         return report
+
+
+def _only(edition: Edition, cards: Mapping[str, Collection[str]]) -> Edition:
+    """The edition with just the named cards of the named decks, and no components."""
+    decks = tuple(
+        replace(deck, cards=tuple(c for c in deck.cards if c.id in cards[deck.id]))
+        for deck in edition.decks
+        if deck.id in cards
+    )
+    return replace(edition, decks=tuple(d for d in decks if d.cards), components=())
 
 
 def _acceptance(

@@ -17,13 +17,16 @@ from deckforge.cli.commands import (
     new,
     preflight,
     preview,
+    proof,
     templates,
     validate,
     watch,
 )
 
 #: The commands, in the order ``deckforge --help`` lists them.
-COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new, templates)
+COMMANDS = (
+    init, validate, build, listing, export, preview, proof, preflight, lint, watch, new, templates,
+)  # fmt: skip
 
 
 def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

@@ -41,7 +41,8 @@ def card_listing(
 ) -> dict:
     """The manifest fields of a deck's file: ``card_names`` always, and for a file of one
     card side per page ``card_sides``: a digest of each card's face, the index of its back
-    among the deck's distinct backs, and a digest of each distinct back.
+    among the deck's distinct backs, a digest of each distinct back, and each card's id
+    (what a proof matches the cards of two builds by).
 
     A digest covers what the page is drawn from (the edition's settings, the deck, the
     card or back, the profile, and ``tools``: the versions of the code and libraries and
@@ -71,6 +72,7 @@ class Listing:
         self.back_of: list[int] = []
         self.back_digests: list[str] = []
         self.faces: list[str] = []
+        self.ids: list[str] = []
 
     def add(self, card: LaidCard) -> None:
         """One more card of the file."""
@@ -85,6 +87,7 @@ class Listing:
                 self.known[key] = len(self.back_digests) - 1
         self.back_of.append(self.known[key] if key is not None else len(self.back_digests) - 1)
         self.faces.append(_digest(self.base, model, _art(self.kind.card_art(model))))
+        self.ids.append(str(card.id))
 
     def watch(self, cards: Iterable[LaidCard]) -> Iterator[LaidCard]:
         """The cards, each added as it is taken."""
@@ -100,5 +103,6 @@ class Listing:
                 "faces": self.faces,
                 "backs": self.back_of,
                 "distinct_backs": self.back_digests,
+                "ids": self.ids,
             }
         return listing
