@@ -4,12 +4,15 @@ The header row names the fields; each later row is a card. Every value keeps whe
 is, so problems point at it: ``cards.csv:12:7`` (the line and the character column of
 the cell, as editors count them, so the caret lands on it) and ``cards.xlsx!Sheet1:B12``
 (the sheet and the cell, as spreadsheets name them). An optional ``count`` column says
-how many copies of a row's card to print. Empty cells are fields that are not set.
+how many copies of a row's card to print (a whole number up to ``MAX_COPIES``). Empty
+cells are fields that are not set; a CSV row writes every cell of the header, the empty
+ones as nothing between separators, so a shorter row is a problem at the row.
 
 CSV files are UTF-8 (Excel's "CSV UTF-8"), separated by commas, semicolons or tabs
-(whichever the header row uses), quoted with double quotes. XLSX files are read with
-openpyxl, the first sheet unless one is named; formulas give the values Excel last
-calculated.
+(whichever the header row uses), quoted with double quotes. XLSX files are read by
+``sources.xlsx``, the first sheet unless one is named; formulas give the values Excel
+last calculated. Files, rows, columns, cells and each cell's text are bounded (below),
+so a hostile file is a problem with its place, never a process out of memory.
 """
 
 from __future__ import annotations
