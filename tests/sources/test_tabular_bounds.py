@@ -367,3 +367,30 @@ def test_a_count_that_is_not_a_whole_number_in_range_is_refused_at_its_cell(tmp_
 def test_counts_are_whole_numbers_up_to_ten_thousand(tmp_path):
     table, problems = read_table(_csv(tmp_path, "id,count\na,10000\nb,3.0\nc,0\n"), "cards.csv")
     assert problems == [] and table.counts == [10_000, 3, 0]
+
+
+def test_a_part_packed_as_xlsx_never_is_is_refused(tmp_path):
+    path = books.base(tmp_path / "book.xlsx")
+    with zipfile.ZipFile(path) as book:
+        parts = {info.filename: book.read(info) for info in book.infolist()}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, raw in parts.items():
+            kind = zipfile.ZIP_BZIP2 if name == books.SHEET else zipfile.ZIP_DEFLATED
+            book.writestr(name, raw, compress_type=kind)
+    assert _errors(path) == [
+        "book.xlsx: cannot read the workbook: its part xl/worksheets/sheet1.xml is packed in "
+        "a way XLSX never is"
+    ]
+
+
+def test_a_workbook_whose_table_of_contents_is_too_big_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "book.xlsx"
+    with zipfile.ZipFile(path, "w") as book:
+        for n in range(25_000):
+            book.writestr(f"xl/media/{n:05}.png", b"")
+    started = time.monotonic()
+    assert _errors(path) == [
+        "book.xlsx: its table of contents is over 1,048,576 bytes; a workbook has at most "
+        "1,000 parts"
+    ]
+    assert time.monotonic() - started < 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -26,8 +27,10 @@ from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.sources import tabular
 from deckforge.sources.xlsx_sheet import SheetReader, integer
 
-#: Most parts (files in the zip) a workbook may have.
+#: Most parts (files in the zip) a workbook may have, and the largest its table of
+#: contents may be, in bytes.
 MAX_PARTS = 1_000
+MAX_DIRECTORY_BYTES = 1024 * 1024
 #: Largest a part may unpack to, in bytes.
 MAX_PART_BYTES = 64 * 1024 * 1024
 #: Largest all the parts together may unpack to, in bytes.
@@ -55,6 +58,11 @@ def read_sheet(
 ) -> tuple[list[list[tabular.Cell]] | None, list[Problem]]:
     """The rows of a sheet of the workbook ``raw`` (the first unless ``sheet`` names one),
     each cell with its place."""
+    if _directory_size(raw) > MAX_DIRECTORY_BYTES:
+        message = f"its table of contents is over {MAX_DIRECTORY_BYTES:,} bytes"
+        return None, [
+            Problem(SourceRef(display), f"{message}; a workbook has at most {MAX_PARTS:,} parts")
+        ]
     try:
         book = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, ValueError, OSError, EOFError):
@@ -69,6 +77,25 @@ def read_sheet(
 def _local(name: str) -> str:
     """An element's or attribute's name without its namespace."""
     return name.rpartition(" ")[2]
+
+
+def _directory_size(raw: bytes) -> int:
+    """The size of a zip's table of contents (its central directory) as its end record
+    says, found as zipfile finds it: zipfile reads and parses all of it at once."""
+    last = raw[-22:]
+    at = len(raw) - 22 if last[:4] == b"PK\x05\x06" and last[-2:] == b"\0\0" else -1
+    if at < 0:
+        at = raw.rfind(b"PK\x05\x06", -65_557)
+    if at < 0 or at + 22 > len(raw):
+        return 0
+    size = struct.unpack_from("<I", raw, at + 12)[0]
+    if (
+        at >= 76
+        and raw[at - 20 : at - 16] == b"PK\x06\x07"
+        and raw[at - 76 : at - 72] == b"PK\x06\x06"
+    ):
+        size = max(size, struct.unpack_from("<Q", raw, at - 76 + 40)[0])
+    return size
 
 
 class _Workbook:
@@ -129,6 +156,9 @@ class _Workbook:
             info = self.book.getinfo(name)
         except KeyError:
             self.refuse(f"{_UNREADABLE}: it names a part '{name}' that it does not have")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            # bzip2 and LZMA parts unpack a whole packed block at a time, however big.
+            self.refuse(f"{_UNREADABLE}: its part {name} is packed in a way XLSX never is")
         limit = max(_RATIO_FROM, MAX_RATIO * info.compress_size)
         size = 0
         try:
