@@ -186,24 +186,27 @@ class _Workbook:
         depth = 0
         start, end = (handlers or {}).get("start"), (handlers or {}).get("end")
 
+        local: dict[str, str] = {}  # names without their namespace, each worked out once
+
         def opened(tag: str, attributes: dict[str, str]) -> None:
             nonlocal depth
             depth += 1
             if depth > MAX_DEPTH:
                 self.refuse(f"{_UNREADABLE}: {name} nests elements over {MAX_DEPTH} deep")
             if start is not None:
-                start(_local(tag), attributes)
+                start(local.get(tag) or local.setdefault(tag, _local(tag)), attributes)
 
         def closed(tag: str) -> None:
             nonlocal depth
             depth -= 1
             if end is not None:
-                end(_local(tag))
+                end(local.get(tag) or local.setdefault(tag, _local(tag)))
 
         def declared(*_: object) -> None:
             message = f"{name} declares a document type (<!DOCTYPE>), which a workbook never does"
             self.refuse(f"{_UNREADABLE}: {message}, as its entities could grow or read other files")
 
+        parser.buffer_text = True  # a text node in one piece, not one per chunk or line
         parser.StartDoctypeDeclHandler = declared
         parser.EntityDeclHandler = declared
         parser.StartElementHandler = opened
