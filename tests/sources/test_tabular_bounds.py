@@ -394,3 +394,18 @@ def test_a_workbook_whose_table_of_contents_is_too_big_is_refused_before_it_is_r
         "1,000 parts"
     ]
     assert time.monotonic() - started < 1
+
+
+def test_csv_of_more_rows_than_a_table_may_have_is_refused(tmp_path):
+    text = "id\n" + "".join(f"r{n}\n" for n in range(100_001))
+    assert _errors(_csv(tmp_path, text)) == ["cards.csv:100002:1: more than 100,000 rows"]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_data_file_over_32_mib_is_refused_unread(tmp_path, suffix):
+    path = tmp_path / f"cards{suffix}"
+    with path.open("wb") as out:
+        out.truncate(32 * 1024 * 1024 + 1)
+    assert _errors(path) == [
+        f"cards{suffix}: the file is 33,554,433 bytes; the limit is 33,554,432"
+    ]
