@@ -409,3 +409,10 @@ def test_a_data_file_over_32_mib_is_refused_unread(tmp_path, suffix):
     assert _errors(path) == [
         f"cards{suffix}: the file is 33,554,433 bytes; the limit is 33,554,432"
     ]
+
+
+def test_a_count_too_big_for_a_float_in_a_workbook_is_refused_at_its_cell(tmp_path):
+    path = books.base(tmp_path / "book.xlsx", [["id", "count"], ["a", 1e308]])
+    assert _errors(path) == [
+        "book.xlsx!Cards:B2: count '1000000000000000010… is not a whole number from 0 to 10,000"
+    ]

@@ -313,4 +313,5 @@ def whole_count(value: object) -> int | None:
 
 def count_problem(value: object) -> str:
     """What is wrong with a ``count`` that is not one."""
-    return f"count {value!r} is not a whole number from 0 to {MAX_COPIES:,}"
+    shown = repr(value) if len(repr(value)) <= 24 else f"{repr(value)[:20]}…"
+    return f"count {shown} is not a whole number from 0 to {MAX_COPIES:,}"
