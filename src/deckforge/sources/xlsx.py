@@ -21,6 +21,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
+from typing import NoReturn
 from xml.parsers import expat
 
 from deckforge.errors import Problem, SourceRef, close_matches
@@ -110,11 +111,13 @@ class _Workbook:
         if len(infos) > MAX_PARTS:
             self.refuse(f"it has {len(infos):,} parts; a workbook may have at most {MAX_PARTS:,}")
 
-    def refuse(self, message: str, ref: SourceRef | None = None):
+    def refuse(self, message: str, ref: SourceRef | None = None) -> NoReturn:
+        """Stop reading with this problem (at the workbook, unless ``ref`` says where)."""
         raise _Refused(Problem(ref or SourceRef(self.display), message))
 
     def rows(self, sheet: str | None, sheet_ref: SourceRef | None) -> list[list[tabular.Cell]]:
-        """The named sheet's rows; then every other XML part is checked too."""
+        """The named sheet's rows; then every other part is unpacked, and parsed if it
+        is XML, under the same bounds."""
         workbook = self.relations("_rels/.rels")[1].get("officeDocument", "xl/workbook.xml")
         sheets, date1904 = self.sheets(workbook)
         folder, base = posixpath.split(workbook)

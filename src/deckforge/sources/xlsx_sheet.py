@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable
+from typing import NoReturn
 
 from deckforge.errors import SourceRef
 from deckforge.sources import tabular
@@ -45,7 +46,7 @@ class SheetReader:
 
     def __init__(
         self,
-        refuse: Callable[[str, SourceRef | None], None],
+        refuse: Callable[[str, SourceRef | None], NoReturn],
         display: str,
         sheet: str,
         strings: list[str],
