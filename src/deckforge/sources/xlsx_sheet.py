@@ -28,6 +28,7 @@ def column_letters(column: int) -> str:
 
 
 def column_number(letters: str) -> int:
+    """A column's number from its name: A is 1, AA is 27."""
     number = 0
     for letter in letters:
         number = number * 26 + ord(letter) - 64
@@ -78,12 +79,14 @@ class SheetReader:
         name = f"{self.sheet}:{column_letters(column)}{row}"
         return SourceRef(self.display, row, column, cell=name)
 
-    def refuse(self, message: str, at_cell: bool = True) -> None:
+    def refuse(self, message: str, at_cell: bool = True) -> NoReturn:
+        """Stop reading with this problem, at the cell being read or at the sheet."""
         place = self.place(self.row, self.column) if at_cell else None
         where = "" if at_cell else f"the sheet '{self.sheet}': "
         self.stop(f"{where}{message}", place)
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
+        """An element opens: a row, a cell, or the value or text of a cell."""
         if tag == "sheetData":
             self.in_data = True
         elif not self.in_data:
@@ -102,6 +105,7 @@ class SheetReader:
             self.gather = True
 
     def end(self, tag: str) -> None:
+        """An element closes: a cell's value is kept, a row's cells are counted."""
         if tag == "sheetData":
             self.in_data = False
         elif tag in ("v", "t"):
@@ -114,11 +118,13 @@ class SheetReader:
             self.end_row()
 
     def text(self, data: str) -> None:
+        """Text, kept while a value is gathered, to one character past a cell's bound."""
         if self.gather and self.length <= tabular.MAX_CELL_CHARS:
             self.pieces.append(data[: tabular.MAX_CELL_CHARS + 1 - self.length])
             self.length += len(self.pieces[-1])
 
     def start_row(self, number: str | None) -> None:
+        """A row opens: its number is the next, or the one it gives, within the sheet."""
         row = self.row + 1 if number is None else integer(number)
         if row < 1:
             self.refuse(f"the row number {number[:20]!r} is not a whole number", at_cell=False)
@@ -129,6 +135,7 @@ class SheetReader:
         self.row, self.column, self.values = row, 0, {}
 
     def start_cell(self, reference: str | None, kind: str, style: str | None) -> None:
+        """A cell opens: its column is the next, or the one it names, in its own row."""
         self.cells += 1
         if self.cells > tabular.MAX_CELLS:
             self.refuse(f"it has more than {tabular.MAX_CELLS:,} cells", at_cell=False)
@@ -152,6 +159,7 @@ class SheetReader:
         self.cell, self.pieces, self.length, self.phonetic = (kind, number), [], 0, 0
 
     def end_cell(self) -> None:
+        """A cell closes: its value as text, kept if it is not empty."""
         text = self.value("".join(self.pieces))
         self.cell = None
         if not text:
@@ -163,6 +171,7 @@ class SheetReader:
         self.values[self.column] = text
 
     def end_row(self) -> None:
+        """A row closes: kept if it holds a value, counted against the table's bounds."""
         if not self.values:
             return
         self.rows.append((self.row, self.values))
@@ -199,6 +208,7 @@ class SheetReader:
         self.refuse(f"the cell's value {raw[:40]!r} is not of its type ({kind[:20]!r})")
 
     def number(self, raw: str, style: int) -> str:
+        """A number as text, or the date or duration it is when its style says so."""
         try:
             value = float(raw) if any(c in raw for c in ".eE") else int(raw)
         except ValueError:
