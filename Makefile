@@ -76,7 +76,8 @@ test-tools:
 	fi
 
 fuzz: $(STAMP)
-	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
+		tests/sources/test_fuzz_xlsx.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -147,10 +147,11 @@ def _from_yaml(source: Source, locale: str) -> _Read:
         for key, value in card.items():
             place = source.ref(("cards", index, key))
             if key == tabular.COUNT:
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    problems.append(Problem(place, f"count {value!r} is not a whole number"))
+                whole = tabular.whole_count(value) if isinstance(value, int) else None
+                if whole is None:
+                    problems.append(Problem(place, tabular.count_problem(value)))
                 else:
-                    copies = value
+                    copies = whole
                 continue
             if key in tabular.RESERVED:
                 message = f"'{key}' names the {key}'s values in templates; call the field otherwise"
@@ -274,6 +275,11 @@ class Cards(DeckKind):
             yield Problem(where, f"{read.data.display} has no field '{back['by']}' to choose backs")
         if not any(row.copies for row in read.rows):
             yield Problem(read.data.ref, "there are no cards: give a row for each card")
+        total = sum(row.copies for row in read.rows)
+        if total > tabular.MAX_CARDS:
+            most = tabular.MAX_CARDS
+            message = f"the rows make {total:,} cards; a deck may have at most {most:,}"
+            yield Problem(read.data.ref, message)
 
     def count(self, source: Source, checked: Checked) -> int:
         read = _read(source, checked.root, checked.locale)
