@@ -60,7 +60,7 @@ def resolved(template: Template) -> dict:
     """A template as plain data, as it is drawn: every key it has after ``extends``."""
     data: dict = {"kind": "template"}
     data.update({key: value for key, (value, _) in template.settings.items()})
-    for group in ("colours", "sizes"):
+    for group in ("colours", "sizes", "maps"):
         table = getattr(template, group)
         if table:
             data[group] = {key: value for key, (value, _) in table.items()}

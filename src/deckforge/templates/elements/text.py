@@ -69,7 +69,7 @@ class Text(Element):
 
     def compile(self, spec, compiler) -> None:
         self.pattern = compiler.pattern(spec, "text")
-        if self.pattern is None:
+        if self.pattern is None and "text" not in spec.data:
             compiler.problem(spec, "text", "a text element needs 'text'")
         else:
             self.uses(*self.pattern.fields)
