@@ -40,8 +40,8 @@ test: $(STAMP) test-tools
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
-# preview in a headless Chromium and measure the press model against FOGRA's data from
-# icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
+# preview in a headless Chromium, measure the press model against FOGRA's data from
+# icc-profiles-free and draw card suits in DejaVu Sans; install what is missing where this machine can. pdf.js is unpacked
 # into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
@@ -51,6 +51,7 @@ test-tools:
 	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
 	command -v chromium >/dev/null || need="$$need chromium"; \
 	[ -f /usr/share/color/icc/FOGRA39L.ti3 ] || need="$$need icc-profiles-free"; \
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$$need fonts-dejavu-core"; \
 	/usr/bin/python3 -c "import gi; gi.require_version('Poppler', '0.18')" 2>/dev/null \
 		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
 	command -v node >/dev/null || need="$$need nodejs"; \
