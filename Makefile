@@ -41,8 +41,8 @@ test: $(STAMP) test-tools
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
 # preview in a headless Chromium, measure the press model against FOGRA's data from
-# icc-profiles-free and draw card suits in DejaVu Sans; install what is missing where this machine can. pdf.js is unpacked
-# into a cache folder, never into the project.
+# icc-profiles-free and draw card suits in DejaVu Sans; install what is missing where
+# this machine can. pdf.js is unpacked into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
 
@@ -71,7 +71,8 @@ test-tools:
 	fi
 
 fuzz: $(STAMP)
-	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
+		tests/test_fuzz_expr.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
