@@ -5,9 +5,15 @@ that data cell."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
+import yaml
 from PIL import Image
 
+from deckforge.authoring import template_docs
+from deckforge.authoring.templates import show
 from deckforge.templates import expr, exprparse
 from deckforge.templates.load import Library
 from templates_support import edition, flat, lay_out, library, text
@@ -21,6 +27,7 @@ maps:
 elements:
 """
 BOX = "x: 0, y: 0, w: 50%, h: 10%"
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # fonts-dejavu-core: ♠♣♥♦
 
 
 def _template(*elements: str) -> str:
@@ -41,7 +48,12 @@ def _problems(tmp_path, template: str, cards: list[dict]) -> list[str]:
 
 
 def _texts(tmp_path, template: str, cards: list[dict]) -> list[list[str]]:
-    laid, problems = lay_out(library(tmp_path, x=template), cards, "x")
+    return _texts_of(lay_out(library(tmp_path, x=template), cards, "x"))
+
+
+def _texts_of(result) -> list[list[str]]:
+    """The lines of text drawn on each card of laid-out cards."""
+    laid, problems = result
     assert problems == []
     return [
         [
@@ -238,3 +250,29 @@ def test_values_an_expression_cannot_use_are_its_own_errors(source, message):
     with pytest.raises(expr.ExprError) as caught:
         _value(source, **fields)
     assert caught.value.message == message
+
+
+def test_the_references_playing_card_example_draws_what_it_says(tmp_path):
+    folder = edition(tmp_path, p=template_docs._PLAYING)
+    shutil.copy(FONT, folder / "templates" / "DejaVuSans.ttf")
+    cards = _cards(("1", "Spades"), ("7", "Hearts"), ("12", "Clubs"))
+    laid, problems = lay_out(Library.for_edition(folder, tmp_path), cards, "p")
+    assert problems == []
+    drawn = [[line.logical for op in flat(c.face) for line in op.fitted.lines] for c in laid]
+    assert drawn == [["A♠"], ["7♥", "7 × ♥"], ["Q♣", "Queen of clubs"]]
+
+
+def test_maps_are_inherited_through_extends_and_shown(tmp_path, capsys):
+    own = "kind: template\nextends: x\nmaps:\n  ranks: {11: Jack}\n"
+    lib = library(
+        tmp_path,
+        x=_template(f'name: a, type: text, {BOX}, text: "{{rank|map(ranks)}}{{suit|map(suits)}}"'),
+        y=own,
+    )
+    assert _texts_of(lay_out(lib, _cards(("11", "Hearts")), "y")) == [["JackH"]]
+    shown, problems = show(lib, "y")
+    assert problems == []
+    assert yaml.safe_load(shown)["maps"] == {
+        "suits": {"Spades": "S", "Hearts": "H"},
+        "ranks": {"11": "Jack"},
+    }
