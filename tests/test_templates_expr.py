@@ -276,3 +276,12 @@ def test_maps_are_inherited_through_extends_and_shown(tmp_path, capsys):
         "suits": {"Spades": "S", "Hearts": "H"},
         "ranks": {"11": "Jack"},
     }
+
+
+def test_a_part_reading_only_the_decks_values_is_checked_once(tmp_path):
+    template = _template(f"name: a, type: text, {BOX}, text: a, when: 'deck.id > 3 and rank'")
+    cards = _cards(*[(str(n), "Spades") for n in range(1, 53)])
+    assert _problems(tmp_path, template, cards) == [
+        "decks/test/templates/x.yaml:7:70: elements[0].when: cannot compare 'deck' with 3: "
+        "'deck' is not a number at column 9 of 'deck.id > 3 and rank'"
+    ]

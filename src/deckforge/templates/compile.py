@@ -209,7 +209,8 @@ class Compiler:
             pattern = None
         if pattern is None or any(computed.looks_like_expression(f.name) for f in pattern.fields):
             try:  # a binding that is an expression: `{suit|map(suits)}`
-                pattern = computed.pattern(str(value), self.maps, spec.at(key))
+                shared = self.context.shared
+                pattern = computed.pattern(str(value), self.maps, spec.at(key), shared)
             except (BindError, computed.Failure) as exc:
                 self.problem(spec, key, str(exc))
                 return None
@@ -283,11 +284,13 @@ class Compiler:
                 continue
             if isinstance(value, str) and computed.looks_like_expression(value):
                 try:
-                    found.append(computed.condition(value, self.maps, spec.at(key), negate))
+                    shared = self.context.shared
+                    test = computed.condition(value, self.maps, spec.at(key), negate, shared)
                 except computed.Failure as exc:
                     self.problem(spec, key, str(exc))
                 else:
-                    self._need(found[-1].fields, "text", spec.at(key))
+                    found.append(test)
+                    self._need(test.fields, "text", spec.at(key))
                 continue
             items = value.items() if isinstance(value, dict) else [(value, None)]
             for name, wanted in items:

@@ -17,7 +17,17 @@ from collections.abc import Mapping
 from deckforge.errors import Problem, SourceRef
 from deckforge.model import Text as SourceText
 from deckforge.templates import expr, exprparse
-from deckforge.templates.bind import _BINDING, BindError, Field, Pattern, Scope, parse_field, raw
+from deckforge.templates.bind import (
+    _BINDING,
+    ROOTS,
+    BindError,
+    Field,
+    Pattern,
+    Scope,
+    lookup,
+    parse_field,
+    raw,
+)
 from deckforge.templates.elements import CardError
 from deckforge.text.script import localise_digits
 
@@ -58,9 +68,12 @@ class Failure(ValueError):
     what and at which column of the value."""
 
 
-def compiled(source: str, offset: int, whole: str, maps: Maps) -> expr.Node:
+def compiled(
+    source: str, offset: int, whole: str, maps: Maps, shared: Mapping[str, object] | None = None
+) -> expr.Node:
     """An expression read from ``source`` (found at ``offset`` in the value ``whole``),
-    its maps found and its constant parts checked; Failure when it is wrong."""
+    its maps found and the parts that read no card's field checked (``shared``: the
+    values under ``deck``, ``edition`` and ``palette``); Failure when it is wrong."""
     try:
         node = exprparse.parse(source, offset)
         for part in expr.filters(node):
@@ -72,28 +85,25 @@ def compiled(source: str, offset: int, whole: str, maps: Maps) -> expr.Node:
                         f"unknown map '{part.argument}' (maps: {known})", part.position
                     )
                 part.table = table
-        _check_constants(node)
+        _check_constants(node, shared or {})
     except expr.ExprError as exc:
         raise Failure(f"{exc.message} at column {exc.position + 1} of {whole!r}") from None
     return node
 
 
-def _check_constants(node: expr.Node) -> None:
-    """Evaluate the parts that read no field: what is wrong there is wrong on every card."""
-    if not node.names():
-        node.evaluate(_no_fields)
+def _check_constants(node: expr.Node, shared: Mapping[str, object]) -> None:
+    """Evaluate the parts that read no card's field: what is wrong there is wrong on
+    every card."""
+    if all(name.path[0] in ROOTS for name in node.names()):
+        node.evaluate(lambda path: raw(lookup(shared.get(path[0]), path[1:])))
         return
     for name in ("operand", "left", "right", "argument", "fallback"):
         child = getattr(node, name, None)
         if isinstance(child, expr.Node):
-            _check_constants(child)
+            _check_constants(child, shared)
     if isinstance(node, expr.ListNode):
         for item in node.items:
-            _check_constants(item)
-
-
-def _no_fields(path: tuple[str, ...]) -> object:
-    raise AssertionError("a constant part read a field")
+            _check_constants(item, shared)
 
 
 class _Reader:
@@ -153,7 +163,9 @@ class Computed:
         return value, ref
 
 
-def pattern(text: str, maps: Maps, where: SourceRef | None = None) -> Pattern:
+def pattern(
+    text: str, maps: Maps, where: SourceRef | None = None, shared: Mapping | None = None
+) -> Pattern:
     """Text with bindings, some of them expressions; BindError on a lone brace, Failure
     on an expression that is wrong."""
     parts: list[str | Field | Computed] = []
@@ -175,20 +187,20 @@ def pattern(text: str, maps: Maps, where: SourceRef | None = None) -> Pattern:
         if literal:
             parts.append(literal)
             literal = ""
-        parts.append(_binding(content, match.start(1), text, maps, where))
+        parts.append(_binding(content, match.start(1), text, maps, where, shared))
     literal += text[position:]
     if literal:
         parts.append(literal)
     return Pattern(tuple(parts))
 
 
-def _binding(content: str, offset: int, text: str, maps: Maps, where) -> Field | Computed:
+def _binding(content: str, offset: int, text: str, maps: Maps, where, shared) -> Field | Computed:
     if not looks_like_expression(content):
         try:
             return parse_field(content)
         except BindError:
             pass
-    node = compiled(content, offset, text, maps)
+    node = compiled(content, offset, text, maps, shared)
     if isinstance(node, expr.Name):
         return Field(node.path)
     return Computed(node, content.strip(), where)
@@ -219,6 +231,8 @@ class Test:
         return result != self.negate
 
 
-def condition(text: str, maps: Maps, ref: SourceRef, negate: bool) -> Test:
+def condition(
+    text: str, maps: Maps, ref: SourceRef, negate: bool, shared: Mapping | None = None
+) -> Test:
     """A ``when``/``unless`` expression, compiled; Failure when it is wrong."""
-    return Test(compiled(text, 0, text, maps), text.strip(), ref, negate)
+    return Test(compiled(text, 0, text, maps, shared), text.strip(), ref, negate)
