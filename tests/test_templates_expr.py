@@ -285,3 +285,19 @@ def test_a_part_reading_only_the_decks_values_is_checked_once(tmp_path):
         "decks/test/templates/x.yaml:7:70: elements[0].when: cannot compare 'deck' with 3: "
         "'deck' is not a number at column 9 of 'deck.id > 3 and rank'"
     ]
+
+
+def test_templates_show_says_how_each_expression_is_read(tmp_path):
+    template = _template(
+        f"name: a, type: text, {BOX}, "
+        'text: "{rank}: {(rank - 10)|map(ranks)} {rank / 3|round}"',
+        f"name: b, type: text, {BOX}, text: b, "
+        'when: "suit in [Hearts, 3] and not joker or rank > 10"',
+    )
+    shown, problems = show(library(tmp_path, x=template), "x")
+    assert problems == []
+    assert [line for line in shown.splitlines() if "reads:" in line] == [
+        "  # a.text reads: ((rank - 10)|map(ranks))",
+        "  # a.text reads: (rank / (3|round))",
+        "  # b.when reads: (((suit in ['Hearts', 3]) and (not joker)) or (rank > 10))",
+    ]

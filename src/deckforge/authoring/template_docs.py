@@ -29,7 +29,8 @@ in order. A deck names its face and back templates (`face:` and `back:` in a dec
 `kind: cards`; the shipped games' kinds name theirs). A template named `trivia` is the
 file `trivia.yaml` in the first folder that has one: the edition's own `templates/`
 folder, then deckforge's shipped templates. `deckforge templates list` lists them and
-`deckforge templates show NAME` prints one as it is drawn, after `extends`.
+`deckforge templates show NAME` prints one as it is drawn, after `extends`, with its
+maps and how each of its expressions is read.
 
 - **Overriding.** An edition changes a shipped template for its own cards only by
   putting a file of the same name in its `templates/` folder. Saying `extends: trivia`
@@ -52,7 +53,8 @@ folder, then deckforge's shipped templates. `deckforge templates list` lists the
   parentheses, and `+ - * / %` on numbers (a cell `11` is the number 11). Filters after
   a bar: `map(NAME)` looks the value up in a map of the template, `default(VALUE)` gives
   a value where there is none (or none in the map before it), `upper`, `lower`, `round`
-  and `digits`. Nothing else can be called. An expression is read once per template, at
+  and `digits`; a filter applies to the value just before it (`(rank - 10)|map(courts)`).
+  Nothing else can be called. An expression is read once per template, at
   most 500 characters: what cannot be read, an unknown map or filter, and a part that is
   wrong on every card (`"abc" > 3`) are problems at its key, with the column; a value
   missing from a map or not a number (`K > 10`) is a problem at its data cell.

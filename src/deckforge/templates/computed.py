@@ -231,6 +231,36 @@ class Test:
         return result != self.negate
 
 
+def readings(key: str, value: object) -> list[str]:
+    """How the expressions in a template's value were read, each operation in
+    parentheses (what ``deckforge templates show`` prints); none where it has none or
+    they cannot be read (validation says why)."""
+    if not isinstance(value, str):
+        return []
+    if key in ("when", "unless"):
+        found = [value] if looks_like_expression(value) else []
+    else:
+        found = [m.group(1) for m in _BINDING.finditer(value) if m.group(1) is not None]
+        found = [c for c in found if not c.startswith("icon:") and _is_expression(c)]
+    out = []
+    for source in found:
+        try:
+            out.append(expr.describe(exprparse.parse(source)))
+        except expr.ExprError:
+            return []
+    return out
+
+
+def _is_expression(content: str) -> bool:
+    if looks_like_expression(content):
+        return True
+    try:
+        parse_field(content)
+    except BindError:
+        return True
+    return False
+
+
 def condition(
     text: str, maps: Maps, ref: SourceRef, negate: bool, shared: Mapping | None = None
 ) -> Test:

@@ -324,3 +324,28 @@ def nodes(node: Node) -> int:
         if isinstance(part, ListNode):
             stack.extend(part.items)
     return count
+
+
+def describe(node: Node) -> str:
+    """An expression as it was read, every operation in parentheses: ``a / 3|round`` is
+    ``a / (3|round)``."""
+    if isinstance(node, Literal):
+        if isinstance(node.value, str):
+            return repr(node.value)
+        return text(node.value)
+    if isinstance(node, Name):
+        return ".".join(node.path)
+    if isinstance(node, ListNode):
+        return "[" + ", ".join(describe(item) for item in node.items) + "]"
+    if isinstance(node, Unary):
+        space = " " if node.op == "not" else ""
+        return f"({node.op}{space}{describe(node.operand)})"
+    if isinstance(node, Binary):
+        return f"({describe(node.left)} {node.op} {describe(node.right)})"
+    if isinstance(node, Filter):
+        argument = node.argument
+        if isinstance(argument, Node):
+            argument = describe(argument)
+        shown = "" if argument is None else f"({argument})"
+        return f"({describe(node.operand)}|{node.name}{shown})"
+    return "?"
