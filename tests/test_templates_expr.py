@@ -15,6 +15,7 @@ from PIL import Image
 from deckforge.authoring import template_docs
 from deckforge.authoring.templates import show
 from deckforge.templates import expr, exprparse
+from deckforge.templates.elements import symbol
 from deckforge.templates.load import Library
 from templates_support import edition, flat, lay_out, library, text
 
@@ -300,4 +301,22 @@ def test_templates_show_says_how_each_expression_is_read(tmp_path):
         "  # a.text reads: ((rank - 10)|map(ranks))",
         "  # a.text reads: (rank / (3|round))",
         "  # b.when reads: (((suit in ['Hearts', 3]) and (not joker)) or (rank > 10))",
+    ]
+
+
+def test_a_symbols_name_may_come_from_a_map(tmp_path):
+    template = _template(
+        f'name: s, type: symbol, {BOX}, fill: "#000000", symbol: "{{suit|map(shapes)}}"',
+    ).replace("maps:\n", "maps:\n  shapes: {Spades: star, Hearts: heart}\n")
+    laid, problems = lay_out(
+        library(tmp_path, x=template), _cards(("1", "Spades"), ("2", "Hearts")), "x"
+    )
+    assert problems == []
+    star, heart = (flat(card.face)[0] for card in laid)
+    assert star.points != heart.points
+    _, problems = lay_out(
+        library(tmp_path, x=template.replace("heart}", "nope}")), _cards(("2", "Hearts")), "x"
+    )
+    assert [p.format() for p in problems] == [
+        "cards.csv:2:3: card '#1': unknown symbol 'nope' (symbols: " + ", ".join(symbol.NAMES) + ")"
     ]
