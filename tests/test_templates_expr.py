@@ -320,3 +320,12 @@ def test_a_symbols_name_may_come_from_a_map(tmp_path):
     assert [p.format() for p in problems] == [
         "cards.csv:2:3: card '#1': unknown symbol 'nope' (symbols: " + ", ".join(symbol.NAMES) + ")"
     ]
+
+
+def test_digits_gives_a_computed_number_in_the_editions_script(tmp_path):
+    template = _template(f'name: a, type: text, {BOX}, text: "{{(rank + 1)|digits}}"')
+    laid, problems = lay_out(
+        library(tmp_path, x=template), _cards(("11", "Hearts")), "x", locale="fa"
+    )
+    assert problems == []
+    assert [line.logical for op in flat(laid[0].face) for line in op.fitted.lines] == ["۱۲"]
