@@ -205,6 +205,10 @@ def _value(source: str, **fields: object) -> object:
         ("a|upper|lower", {"a": "MiXed"}, "mixed"),
         ("a / 3|round", {"a": "7"}, 7 / 3.0),
         ("(a / 3)|round", {"a": "7"}, 2.0),
+        ("a|round", {"a": "2.5"}, 3.0),
+        ("a|round", {"a": "-2.5"}, -3.0),
+        ("a|default(5)", {"a": "0"}, "0"),
+        ("a|default(5)", {"a": ""}, 5.0),
         ("true and not false", {}, True),
     ],
 )

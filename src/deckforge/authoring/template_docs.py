@@ -52,12 +52,13 @@ maps and how each of its expressions is read.
   words in a list are text), `== != < <= > >=`, `in` and `not in`, `and`, `or`, `not`,
   parentheses, and `+ - * / %` on numbers (a cell `11` is the number 11). Filters after
   a bar: `map(NAME)` looks the value up in a map of the template, `default(VALUE)` gives
-  a value where there is none (or none in the map before it), `upper`, `lower`, `round`
-  and `digits`; a filter applies to the value just before it (`(rank - 10)|map(courts)`).
-  Nothing else can be called. An expression is read once per template, at
-  most 500 characters: what cannot be read, an unknown map or filter, and a part that is
-  wrong on every card (`"abc" > 3`) are problems at its key, with the column; a value
-  missing from a map or not a number (`K > 10`) is a problem at its data cell.
+  a value where a field is empty or unset (or not in the map before it), `upper`,
+  `lower`, `round` (halves up) and `digits`; a filter applies to the value just before
+  it (`(rank - 10)|map(courts)`). Nothing else can be called. An expression is read once
+  per template, at most 500 characters: what cannot be read, an unknown map or filter,
+  and a part that is wrong on every card (`"abc" > 3`) are problems at its key, with the
+  column; a value missing from a map or not a number (`K > 10`) is a problem at its data
+  cell.
 - **Maps.** `maps:` names tables of values (inherited through `extends` like `colours`):
   with `maps: {suits: {Spades: "♠", Hearts: "♥"}, ranks: {1: A, 11: J, 12: Q, 13: K}}`,
   `text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}"` draws `A♠`, `7♥`, `J♥`.

@@ -178,9 +178,9 @@ class Filter(Node):
         value = self.operand.evaluate(read)
         name = self.name
         if name == "default":
-            return self.argument.evaluate(read) if not truthy(value) else value
+            return self.argument.evaluate(read) if value is None or value == "" else value
         if name == "map":
-            if not truthy(value) and self.fallback is not None:
+            if (value is None or value == "") and self.fallback is not None:
                 return self.fallback.evaluate(read)
             key = text(value)
             found = self.table.get(key) if self.table is not None else None
@@ -196,8 +196,9 @@ class Filter(Node):
                     self.operand,
                 )
             return found
-        if name == "round":
-            return float(round(number(value, self.operand)))
+        if name == "round":  # halves away from zero, as people round: 2.5 is 3
+            found = number(value, self.operand)
+            return math.copysign(math.floor(abs(found) + 0.5), found)
         if name == "digits":
             return text(value)  # made the edition's digits where its text is used
         return text(value).upper() if name == "upper" else text(value).lower()
