@@ -110,3 +110,5 @@ def test_any_binding_text_is_a_pattern_or_a_problem(prefix, source):
         computed.pattern(text, MAPS)
     except (computed.Failure, BindError):
         pass
+    for key in ("text", "when"):
+        assert all(isinstance(r, str) for r in computed.readings(key, text))
