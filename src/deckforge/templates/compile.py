@@ -15,7 +15,6 @@ from pathlib import Path
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.layout.ops import RGB, hex_colour
 from deckforge.records import field, record
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -29,7 +28,7 @@ from deckforge.templates.elements import (
 )
 from deckforge.templates.lengths import Box, LengthError, length
 from deckforge.templates.load import Template
-from deckforge.templates.spec import Origin, Spec
+from deckforge.templates.spec import Spec
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale
@@ -228,13 +227,6 @@ class Compiler:
             return None
         return pattern
 
-    def file_check(self, spec: Spec, key: str, suffixes: tuple[str, ...]):
-        """What checks a file a card's data names through a key (``"art/{art}.png"``),
-        as :meth:`path` checks one written out: a function of the text, giving the file
-        or what is wrong with it."""
-        origin = spec.folder(key)
-        return lambda value: checked_path(value, origin, suffixes)
-
     def source(self, spec: Spec, key: str, kind: str, example: str) -> tuple[Field | None, bool]:
         """A key that holds one binding (``'{icon}'``) or a value written out: the bound
         field, and whether a value is written out instead."""
@@ -367,7 +359,7 @@ class Compiler:
 
     def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
         """A file named by a key, relative to the file that wrote it, inside its root."""
-        target = checked_path(str(spec.data[key]), spec.folder(key), suffixes)
+        target = spec.folder(key).file(str(spec.data[key]), suffixes)
         if isinstance(target, str):
             self.problem(spec, key, target)
             return None
@@ -410,21 +402,6 @@ class Compiler:
                 )
             )
         return not wrong
-
-
-def checked_path(value: str, origin: Origin, suffixes: tuple[str, ...]) -> Path | str:
-    """A file named relative to the file that wrote it, inside its root, or what is wrong."""
-    target = origin.folder / value
-    reason = OUTSIDE if Path(value).is_absolute() else refusal(target, origin.root)
-    if reason == OUTSIDE:
-        return f"'{value}' is outside the project; files must stay inside it"
-    if not value.lower().endswith(suffixes):
-        return f"'{value}' is not a {' or '.join(suffixes)} file"
-    if reason == MISSING:
-        return f"the file '{value}' does not exist"
-    if reason is not None:
-        return not_a_file(value, reason)
-    return target
 
 
 STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")

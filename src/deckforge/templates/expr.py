@@ -62,6 +62,8 @@ class Node:
 
 
 class Literal(Node):
+    """A number, text or true/false written out."""
+
     __slots__ = ("value",)
 
     def __init__(self, value: object, position: int):
@@ -72,6 +74,8 @@ class Literal(Node):
 
 
 class Name(Node):
+    """A card's field (or the deck's: ``deck.id``), by its dotted path."""
+
     __slots__ = ("path",)
 
     def __init__(self, path: tuple[str, ...], position: int):
@@ -85,6 +89,8 @@ class Name(Node):
 
 
 class ListNode(Node):
+    """``[a, 2, 'c d']``: what ``in`` looks in."""
+
     __slots__ = ("items",)
 
     def __init__(self, items: list[Node], position: int):
@@ -98,6 +104,8 @@ class ListNode(Node):
 
 
 class Unary(Node):
+    """``not x`` or ``-x``."""
+
     __slots__ = ("op", "operand")
 
     def __init__(self, op: str, operand: Node, position: int):
@@ -114,6 +122,8 @@ class Unary(Node):
 
 
 class Binary(Node):
+    """Two parts and an operator: a comparison, ``in``, ``and``/``or`` or arithmetic."""
+
     __slots__ = ("op", "left", "right")
 
     def __init__(self, op: str, left: Node, right: Node, position: int):

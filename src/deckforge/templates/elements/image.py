@@ -45,7 +45,7 @@ class Image(Element):
         self.pattern = compiler.composed(spec, "image")
         if self.pattern is not None:  # a path made of the card's fields: "art/{art}.png"
             self.uses(*self.pattern.fields)
-            self.field, self.check = None, compiler.file_check(spec, "image", images.SUFFIXES)
+            self.field, self.origin = None, spec.folder("image")
             self.found: dict[str, object] = {}
             return
         self.field, written = compiler.source(spec, "image", "art", "{art}")
@@ -86,7 +86,7 @@ class Image(Element):
             return None
         found = self.found.get(value)
         if found is None:
-            found = self.found[value] = self.check(value)
+            found = self.found[value] = self.origin.file(value, images.SUFFIXES)
         if isinstance(found, str):
             raise CardError(where or self.ref, found)
         return Art(found, where or self.ref)
