@@ -46,9 +46,9 @@ test-quick: $(STAMP)
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
-# preview in a headless Chromium and measure the press model against FOGRA's data from
-# icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
-# into a cache folder, never into the project.
+# preview in a headless Chromium, measure the press model against FOGRA's data from
+# icc-profiles-free and draw card suits in DejaVu Sans; install what is missing where
+# this machine can. pdf.js is unpacked into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
 
@@ -57,6 +57,7 @@ test-tools:
 	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
 	command -v chromium >/dev/null || need="$$need chromium"; \
 	[ -f /usr/share/color/icc/FOGRA39L.ti3 ] || need="$$need icc-profiles-free"; \
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$$need fonts-dejavu-core"; \
 	/usr/bin/python3 -c "import gi; gi.require_version('Poppler', '0.18')" 2>/dev/null \
 		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
 	command -v node >/dev/null || need="$$need nodejs"; \
@@ -77,7 +78,7 @@ test-tools:
 
 fuzz: $(STAMP)
 	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
-		tests/sources/test_fuzz_xlsx.py
+		tests/sources/test_fuzz_xlsx.py tests/test_fuzz_expr.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

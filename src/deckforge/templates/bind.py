@@ -57,12 +57,19 @@ class Field:
 class Pattern:
     """Text with bindings in it, parsed once: literal strings and fields in order."""
 
-    parts: tuple[str | Field, ...]
+    #: Literal strings, fields, and expressions (:class:`.computed.Computed`).
+    parts: tuple[str | Field | object, ...]
 
     @property
     def fields(self) -> tuple[Field, ...]:
-        """The bindings it uses."""
-        return tuple(p for p in self.parts if isinstance(p, Field))
+        """The fields it reads, an expression's included."""
+        found: list[Field] = []
+        for p in self.parts:
+            if isinstance(p, Field):
+                found.append(p)
+            elif type(p) is not str:
+                found.extend(f for f in p.fields if f not in found)
+        return tuple(found)
 
     @property
     def single(self) -> Field | None:
@@ -202,6 +209,11 @@ class Scope:
         for part in pattern.parts:
             if type(part) is str:
                 out.append(part)
+                continue
+            if type(part) is not Field:  # an expression
+                value, where = part.text(self)
+                out.append(value)
+                ref = ref or where
                 continue
             value = self.value(part)
             if isinstance(value, SourceText):

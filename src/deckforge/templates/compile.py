@@ -15,8 +15,7 @@ from pathlib import Path
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.layout.ops import RGB, hex_colour
 from deckforge.records import field, record
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
-from deckforge.templates import geometry
+from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
 from deckforge.templates.elements import (
@@ -95,6 +94,7 @@ class Compiler:
         self.needs: dict[str, tuple[str, SourceRef]] = {}
         self.files: list[Path] = list(template.files)
         self.card = self._card()
+        self.maps = computed.maps_of(template.maps, self.problems)
         self.rtl = is_rtl_locale(context.locale) and self._setting("mirror", True) is not False
         self.names = {"safe": self.card.safe, "bleed": self.card.bleed}
         trim = Box(self.card.w, self.card.h)
@@ -204,10 +204,27 @@ class Compiler:
             return None
         try:
             pattern = parse(str(value))
-        except BindError as exc:
-            self.problem(spec, key, str(exc))
-            return None
+        except BindError:
+            pattern = None
+        if pattern is None or any(computed.looks_like_expression(f.name) for f in pattern.fields):
+            try:  # a binding that is an expression: `{suit|map(suits)}`
+                shared = self.context.shared
+                pattern = computed.pattern(str(value), self.maps, spec.at(key), shared)
+            except (BindError, computed.Failure) as exc:
+                self.problem(spec, key, str(exc))
+                return None
         self._need(pattern.fields, kind, spec.at(key))
+        return pattern
+
+    def composed(self, spec: Spec, key: str) -> Pattern | None:
+        """A key whose value is text with bindings in it (``"art/{art}.png"``), not one
+        whole binding nor a value written out: the pattern, else None."""
+        value = spec.data.get(key)
+        if not isinstance(value, str) or "{" not in value:
+            return None
+        pattern = self.pattern(spec, key)
+        if pattern is None or pattern.single is not None or not pattern.fields:
+            return None
         return pattern
 
     def source(self, spec: Spec, key: str, kind: str, example: str) -> tuple[Field | None, bool]:
@@ -256,6 +273,16 @@ class Compiler:
         for key, negate in (("when", False), ("unless", True)):
             value = spec.data.get(key)
             if value is None:
+                continue
+            if isinstance(value, str) and computed.looks_like_expression(value):
+                try:
+                    shared = self.context.shared
+                    test = computed.condition(value, self.maps, spec.at(key), negate, shared)
+                except computed.Failure as exc:
+                    self.problem(spec, key, str(exc))
+                else:
+                    found.append(test)
+                    self._need(test.fields, "text", spec.at(key))
                 continue
             items = value.items() if isinstance(value, dict) else [(value, None)]
             for name, wanted in items:
@@ -332,21 +359,9 @@ class Compiler:
 
     def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
         """A file named by a key, relative to the file that wrote it, inside its root."""
-        origin = spec.folder(key)
-        value = str(spec.data[key])
-        target = origin.folder / value
-        reason = OUTSIDE if Path(value).is_absolute() else refusal(target, origin.root)
-        if reason == OUTSIDE:
-            self.problem(spec, key, f"'{value}' is outside the project; files must stay inside it")
-            return None
-        if not value.lower().endswith(suffixes):
-            self.problem(spec, key, f"'{value}' is not a {' or '.join(suffixes)} file")
-            return None
-        if reason == MISSING:
-            self.problem(spec, key, f"the file '{value}' does not exist")
-            return None
-        if reason is not None:
-            self.problem(spec, key, not_a_file(value, reason))
+        target = spec.folder(key).file(str(spec.data[key]), suffixes)
+        if isinstance(target, str):
+            self.problem(spec, key, target)
             return None
         self.files.append(target)
         return target

@@ -6,8 +6,8 @@ the edition's own ``templates/`` folder, then the templates shipped in deckforge
 checked by ``template.schema.json``, so every problem has its file, line and column.
 
 ``extends: other`` starts from another template and changes it: keys of the template
-(``size``, ``bleed``…) replace the other's, ``colours`` and ``sizes`` add to or replace
-its by name, a style or an element of the same name is changed key by key (a group's
+(``size``, ``bleed``…) replace the other's, ``colours``, ``sizes`` and ``maps`` add to or
+replace its by name, a style or an element of the same name is changed key by key (a group's
 children too), and new elements go at the end, or ``before``/``after`` a named one;
 ``remove: true`` drops an element. A template that extends its own name extends the one
 it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one colour.
@@ -62,6 +62,8 @@ class Template:
     #: The files it was read from, the template's own first.
     files: list[Path] = field(default_factory=list)
     ref: SourceRef = SourceRef("")
+    #: Tables that expressions look values up in: ``{suit|map(suits)}``.
+    maps: dict[str, tuple[object, Origin]] = field(default_factory=dict)
 
     def copy(self, name: str) -> Template:
         """A copy under another name, to be changed by a template extending this one."""
@@ -74,6 +76,7 @@ class Template:
             [element.copy() for element in self.elements],
             list(self.files),
             self.ref,
+            dict(self.maps),
         )
 
 
@@ -211,7 +214,7 @@ class Library:
                 elif key in ("width", "height"):
                     template.settings.pop("size", None)
                 template.settings[key] = (data[key], at(key))
-        for group in ("colours", "sizes"):
+        for group in ("colours", "sizes", "maps"):
             table = getattr(template, group)
             for key, value in data.get(group, {}).items():
                 table[key] = (value, at(group, key))

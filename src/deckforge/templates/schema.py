@@ -44,12 +44,13 @@ def _definitions() -> dict:
             "maxLength": 200,
         },
         "condition": {
-            "description": "A card field that must be set and not empty ('answer'), or "
+            "description": "A card field that must be set and not empty ('answer'), "
             "fields and the values they must have ({rarity: rare} or {rarity: [rare, "
-            "epic]}).",
+            "epic]}), or an expression: 'rank > 10', 'suit in [Hearts, Diamonds] and not "
+            "joker' (see Expressions).",
             "type": ["string", "object"],
             "minLength": 1,
-            "maxLength": 100,
+            "maxLength": 500,
             "minProperties": 1,
             "additionalProperties": {
                 "type": ["string", "number", "boolean", "array"],
@@ -139,6 +140,18 @@ def build() -> dict:
                 "type": "object",
                 "propertyNames": _NAME,
                 "additionalProperties": _LENGTH,
+            },
+            "maps": {
+                "description": "Named tables that bindings look values up in: "
+                "'{suit|map(suits)}' with suits: {Spades: ♠, Hearts: ♥}.",
+                "type": "object",
+                "propertyNames": _NAME,
+                "additionalProperties": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 1000,
+                    "additionalProperties": {"type": ["string", "number", "boolean"]},
+                },
             },
             "styles": {
                 "description": "Named text styles.",

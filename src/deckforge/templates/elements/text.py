@@ -70,7 +70,8 @@ class Text(Element):
     def compile(self, spec, compiler) -> None:
         self.pattern = compiler.pattern(spec, "text")
         if self.pattern is None:
-            compiler.problem(spec, "text", "a text element needs 'text'")
+            if "text" not in spec.data:  # else the problem with its text is reported
+                compiler.problem(spec, "text", "a text element needs 'text'")
         else:
             self.uses(*self.pattern.fields)
         look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
