@@ -14,6 +14,9 @@ from deckforge.cli import main
 from deckforge.render.raster import rasterize
 from templates_support import close
 
+#: The suits are drawn with DejaVu Sans, a Debian package, not a PyPI one.
+pytestmark = pytest.mark.engines
+
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # fonts-dejavu-core: ♠♣♥♦
 SUITS = {"Spades": "♠", "Hearts": "♥", "Diamonds": "♦", "Clubs": "♣"}
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
