@@ -3,10 +3,11 @@
 CMYK is made by littleCMS (Pillow's ImageCms) from sRGB into the output profile — the
 shop's own ``.icc`` file, or deckforge's model of FOGRA39 (:mod:`deckforge.render.press`)
 — with the profile's rendering intent. Vector colours and images go through the same
-transform. Two print-trade rules are kept on top of it: neutral near-black (text) prints
-as black ink alone, 100 % K, so small type has no colour fringes when plates shift; and
-no colour carries more ink in all than the profile's limit (black is kept, colour gives
-way).
+transform. Print-trade rules are kept on top of it: neutral near-black text, rules and
+small marks print as black ink alone, 100 % K, so they have no colour fringes when plates
+shift; a large area of black prints as the profile's rich black; and no colour carries
+more ink in all than the profile's limit (the press profile keeps it by replacing grey
+with black; what a shop's profile passes over it is cut from colour).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ if TYPE_CHECKING:
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]
 
-#: Below this lightness a neutral colour is printed as black ink alone.
+#: Below this lightness a neutral colour of text or a thin rule prints as black ink alone.
 NEAR_BLACK = 0.2
+#: A large area darker than this (and neutral) is black: it prints as the rich black.
+AREA_BLACK = 0.02
+#: The rich black of large black areas (C, M, Y, K, 0–1): what most card shops ask for.
+RICH_BLACK = (0.6, 0.4, 0.4, 1.0)
 #: The ICC numbers of the rendering intents profiles name.
 INTENTS = {
     "perceptual": 0,
@@ -113,10 +118,13 @@ def limit_ink(cmyk: CMYK, limit: float) -> CMYK:
 class Converter:
     """sRGB to CMYK through one output profile, intent and ink limit."""
 
-    def __init__(self, intent: OutputIntent, ink_limit: float):
+    def __init__(
+        self, intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK
+    ) -> None:
         from PIL import ImageCms
 
         self.ink_limit = ink_limit
+        self.rich_black = tuple(round(v, 4) for v in limit_ink(rich_black, ink_limit))
         self.intent = intent.intent
         self.profile = output_profile(intent, ink_limit)
         if not is_cmyk_profile(self.profile):
@@ -129,7 +137,9 @@ class Converter:
             flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
         #: Everything the CMYK of a colour depends on, for caches of converted drawings.
         self.key = hashlib.sha256(
-            repr((self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK)).encode()
+            repr(
+                (self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK, self.rich_black)
+            ).encode()
         ).hexdigest()[:16]
         self.transform = ImageCms.buildTransform(
             ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
@@ -142,20 +152,33 @@ class Converter:
         self._colours: dict[RGB, CMYK] = {}
 
     def cmyk(self, rgb: RGB) -> CMYK:
-        """An sRGB colour (0–1) as CMYK (0–1), rounded to what 8-bit plates hold."""
+        """An sRGB colour (0–1) of text, a rule or a small mark as CMYK (0–1): neutral
+        near-black as black ink alone, anything else as :meth:`separated`."""
+        r, g, b = rgb
+        if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
+            return (0.0, 0.0, 0.0, 1.0)
+        return self.separated(rgb)
+
+    def area(self, rgb: RGB) -> CMYK:
+        """An sRGB colour (0–1) of a large area as CMYK (0–1): black as the rich black,
+        anything else as :meth:`separated`."""
+        r, g, b = rgb
+        if max(r, g, b) < AREA_BLACK and max(r, g, b) - min(r, g, b) < AREA_BLACK:
+            return self.rich_black  # type: ignore[return-value]
+        return self.separated(rgb)
+
+    def separated(self, rgb: RGB) -> CMYK:
+        """An sRGB colour (0–1) through the output profile as CMYK (0–1), within the ink
+        limit, rounded to what 8-bit plates hold."""
         cached = self._colours.get(rgb)
         if cached is not None:
             return cached
-        r, g, b = rgb
-        if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
-            value: CMYK = (0.0, 0.0, 0.0, 1.0)
-        else:
-            from PIL import Image, ImageCms
+        from PIL import Image, ImageCms
 
-            pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-            inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
-            value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
-            value = tuple(round(v, 4) for v in value)  # type: ignore[assignment]
+        pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
+        inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
+        value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
+        value = tuple(round(v, 4) for v in value)  # type: ignore[assignment]
         self._colours[rgb] = value
         return value
 
