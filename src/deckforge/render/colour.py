@@ -135,11 +135,10 @@ class Converter:
         flags = ImageCms.Flags.NONE
         if intent.intent == "perceptual":
             flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
-        #: Everything the CMYK of a colour depends on, for caches of converted drawings.
+        #: Everything the CMYK of a drawing's colour (:meth:`cmyk`) depends on, for caches
+        #: of converted drawings.
         self.key = hashlib.sha256(
-            repr(
-                (self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK, self.rich_black)
-            ).encode()
+            repr((self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK)).encode()
         ).hexdigest()[:16]
         self.transform = ImageCms.buildTransform(
             ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
@@ -158,6 +157,10 @@ class Converter:
         if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
             return (0.0, 0.0, 0.0, 1.0)
         return self.separated(rgb)
+
+    def inks(self, rgb: RGB, area: bool) -> CMYK:
+        """A colour as :meth:`area` gives it for a large area, else as :meth:`cmyk`."""
+        return self.area(rgb) if area else self.cmyk(rgb)
 
     def area(self, rgb: RGB) -> CMYK:
         """An sRGB colour (0–1) of a large area as CMYK (0–1): black as the rich black,
@@ -222,6 +225,21 @@ class Converter:
         return result
 
 
+#: A fill this wide and tall (points, half an inch) or more is a large area.
+AREA = 36.0
+
+
+def is_area(shape) -> bool:
+    """Whether a shape's fill (a drawing operation's) is a large area rather than a mark:
+    its black prints as the rich black, not 100 % K."""
+    if hasattr(shape, "r"):
+        return 2 * shape.r >= AREA
+    if hasattr(shape, "points"):
+        xs, ys = [p[0] for p in shape.points], [p[1] for p in shape.points]
+        return max(xs) - min(xs) >= AREA and max(ys) - min(ys) >= AREA
+    return abs(shape.w) >= AREA and abs(shape.h) >= AREA
+
+
 def _limit_image(image: Image.Image, limit: float) -> Image.Image:
     """Cut back colour where a pixel's four inks pass the limit (rare: a press profile
     keeps its own limit; only a shop's profile with a higher one needs it)."""
@@ -239,6 +257,7 @@ def _limit_image(image: Image.Image, limit: float) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def converter(intent: OutputIntent, ink_limit: float) -> Converter:
-    """The converter of one output intent and ink limit, made once per process."""
-    return Converter(intent, ink_limit)
+def converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK) -> Converter:
+    """The converter of one output intent, ink limit and rich black, made once per
+    process."""
+    return Converter(intent, ink_limit, rich_black)
