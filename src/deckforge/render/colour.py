@@ -149,6 +149,8 @@ class Converter:
             flags=flags,
         )
         self._colours: dict[RGB, CMYK] = {}
+        self._flags = flags
+        self._proof = None
 
     def cmyk(self, rgb: RGB) -> CMYK:
         """An sRGB colour (0–1) of text, a rule or a small mark as CMYK (0–1): neutral
@@ -181,9 +183,32 @@ class Converter:
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
         inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
         value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
-        value = tuple(round(v, 4) for v in value)  # type: ignore[assignment]
+        value = _rounded(value, self.ink_limit)
         self._colours[rgb] = value
         return value
+
+    def proof(self, image: Image.Image) -> Image.Image:
+        """A CMYK image as sRGB through the output profile with the same intent: what
+        the press prints it as, on screen (a soft proof)."""
+        from PIL import ImageCms
+
+        if self._proof is None:
+            self._proof = ImageCms.buildTransform(
+                held_profile(self.profile),
+                ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
+                "CMYK",
+                "RGB",
+                renderingIntent=INTENTS[self.intent],
+                flags=self._flags,
+            )
+        return ImageCms.applyTransform(image, self._proof)
+
+    def printed_rgb(self, cmyk: CMYK) -> tuple[int, int, int]:
+        """The 8-bit sRGB a CMYK colour prints as (:meth:`proof`)."""
+        from PIL import Image
+
+        pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in cmyk))
+        return self.proof(pixel).getpixel((0, 0))  # type: ignore[return-value]
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK through the profile, the ink limit kept by every pixel."""
@@ -223,6 +248,17 @@ class Converter:
 
         convert(result)
         return result
+
+
+def _rounded(cmyk: CMYK, limit: float) -> CMYK:
+    """Inks rounded to four places, the largest colour ink rounded down if rounding took
+    the total over the limit."""
+    value = [round(v, 4) for v in cmyk]
+    excess = round(sum(value) - limit / 100.0, 4)
+    if excess > 0:
+        most = max(range(3), key=lambda i: value[i])
+        value[most] = round(max(value[most] - excess, 0.0), 4)
+    return tuple(value)  # type: ignore[return-value]
 
 
 #: A fill this wide and tall (points, half an inch) or more is a large area.

@@ -171,12 +171,14 @@ def best_reachable(table: ProfileTable, labs: np.ndarray, limit: float) -> np.nd
     right = np.concatenate(
         [coarse_lab, np.stack([coarse_lab[:, i] * coarse_lab[:, j] for i, j in pairs], 1)], 1
     )
+    right = right.T.astype(np.float32)  # candidates only: single precision is plenty
+    left = left.astype(np.float32)
     offsets = _mixtures(0.02, 4.0)
     offsets = offsets[(offsets <= 0.08 + 1e-9).all(axis=1)] - 0.04
     best = np.empty(len(labs))
     for lo in range(0, len(labs), 64):
         part = slice(lo, lo + 64)
-        near = np.argsort(left[part] @ right.T, axis=1)[:, :48]
+        near = np.argpartition(left[part] @ right, 48, axis=1)[:, :48]
         cands = coarse[near]  # (p, 48, 4)
         de = delta_e_2000(labs[part, None, :], coarse_lab[near])
         centre = cands[np.arange(len(cands)), de.argmin(axis=1)]
@@ -186,6 +188,12 @@ def best_reachable(table: ProfileTable, labs: np.ndarray, limit: float) -> np.nd
         fine_de = np.where(ok, delta_e_2000(labs[part, None, :], fine_lab), np.inf)
         best[part] = np.minimum(fine_de.min(axis=1), de.min(axis=1))
     return best
+
+
+def printable_srgb(converter, cmyk) -> str:
+    """The sRGB colour (``#RRGGBB``) a CMYK colour prints as through ``converter``'s
+    profile: for a colour outside the gamut, the nearest one the press reaches."""
+    return "#" + "".join(f"{v:02X}" for v in converter.printed_rgb(tuple(cmyk)))
 
 
 def grid_colours(levels: int = 9) -> np.ndarray:
