@@ -75,15 +75,14 @@ def test_colours_print_as_near_as_the_inks_reach(measured, name):
     assert figures["p95"] <= 0.5, figures
     # The grid's worst are a few dark olives whose print lies on the 100 % yellow wall,
     # where the table's nodes outside the gamut bend the interpolation.
-    assert figures["max"] <= (1.5 if name == "grid" else 1.0), figures
+    assert figures["max"] <= (1.2 if name == "grid" else 1.0), figures
     assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
 
 
 def test_the_hard_colours_print_within_half_a_unit_of_their_best(measured):
     inks, printed, best = measured["hard"]
     over = dict(zip(HARD, np.round(printed - best, 2), strict=True))
-    # #200000 lies below the press's black, where the table's steps cost a little more.
-    assert all(v <= (0.6 if name == "#200000" else 0.5) for name, v in over.items()), over
+    assert all(v <= 0.5 for v in over.values()), over
     assert max(printed[1:3]) < 6.1  # not the 13–22 of a grey K tint or cut-back inks
 
 

@@ -65,7 +65,12 @@ YULE_NIELSEN = 1.7
 D50 = (96.42, 100.0, 82.49)
 #: Grid points per axis of the two lookup tables.
 A2B_POINTS = 9
-B2A_POINTS = 25
+B2A_POINTS = 33
+#: How the colour-to-CMYK grid's nodes are spread in a and b: closer together near grey
+#: (a node's distance from grey grows as its step to this power); the entries of its
+#: input curves.
+AB_POWER = 1.3
+CURVE_ENTRIES = 4096
 #: Bump when the tables made from the model change, so cached profiles are remade.
 _FORMAT = 2
 
@@ -149,12 +154,24 @@ def _lab16(lab: tuple[float, float, float]) -> tuple[int, int, int]:
     )
 
 
-def _lut16(inputs: int, outputs: int, points: int, grid: list[tuple[int, ...]]) -> bytes:
-    """A 'mft2' tag: identity matrix and curves around a grid of 16-bit values."""
+def _lut16(
+    inputs: int,
+    outputs: int,
+    points: int,
+    grid: list[tuple[int, ...]],
+    curves: list[list[int]] | None = None,
+) -> bytes:
+    """A 'mft2' tag: identity matrix, input curves (``curves``, each of the same number
+    of 16-bit entries; straight lines if not given) and a grid of 16-bit values."""
     head = b"mft2" + b"\0" * 4 + bytes([inputs, outputs, points, 0])
     matrix = b"".join(_s15(1.0 if r == c else 0.0) for r in range(3) for c in range(3))
     curve = struct.pack(">2H", 0, 65535)
-    body = struct.pack(">2H", 2, 2) + curve * inputs
+    entries = len(curves[0]) if curves else 2
+    body = struct.pack(">2H", entries, 2)
+    if curves:
+        body += b"".join(struct.pack(f">{entries}H", *c) for c in curves)
+    else:
+        body += curve * inputs
     body += b"".join(struct.pack(f">{outputs}H", *node) for node in grid)
     return head + matrix + body + curve * outputs
 
@@ -176,12 +193,19 @@ def _b2a(limit: float) -> bytes:
 
     g = B2A_POINTS
     steps = np.arange(g) / (g - 1)
+    # The nodes are closer together near grey, where most colours a card shows are and
+    # the inks change fastest; the input curves take each encoded value to its place.
     lightness = np.minimum(steps * 65535 / 652.80, 100.0)
-    ab = steps * 65535 / 256 - 128
+    centred = 2 * steps - 1
+    ab = 128 * np.sign(centred) * np.abs(centred) ** AB_POWER
     lab = np.stack(np.meshgrid(lightness, ab, ab, indexing="ij"), axis=-1)
     inks = separation.separate_grid(lab, limit / 100.0)
     values = np.clip(np.round(inks.reshape(-1, 4) * 65535), 0, 65535).astype(int)
-    return _lut16(3, 4, g, [tuple(node) for node in values.tolist()])
+    u = np.arange(CURVE_ENTRIES) / (CURVE_ENTRIES - 1)
+    w = np.clip((u * 65535 / 256 - 128) / 128, -1.0, 1.0)
+    curves = [u, (1 + np.sign(w) * np.abs(w) ** (1 / AB_POWER)) / 2]
+    tables = [np.round(c * 65535).astype(int).tolist() for c in (curves[0], curves[1], curves[1])]
+    return _lut16(3, 4, g, [tuple(node) for node in values.tolist()], tables)
 
 
 def _text_tags(limit: float) -> tuple[bytes, bytes]:
@@ -248,7 +272,9 @@ def _cache_dir() -> Path:
 
 def _path(limit: float) -> Path:
     key = hashlib.sha256(
-        repr((_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, limit)).encode()
+        repr(
+            (_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, AB_POWER, limit)
+        ).encode()
     ).hexdigest()[:12]
     return _cache_dir() / f"press-fogra39-{key}.profile"
 

@@ -79,7 +79,8 @@ def model_lab_slopes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     weights = factors[0] * factors[1] * factors[2] * factors[3]
     sums = np.maximum(weights @ _ROOTS, 1e-12)
     xyz = sums**n
-    d_sums = np.stack([dw @ _ROOTS for dw in d_weights], axis=-1)  # (n, 3, 4)
+    d_sums = (np.concatenate(d_weights, axis=0) @ _ROOTS).reshape(4, len(x), 3)
+    d_sums = d_sums.transpose(1, 2, 0)  # (n, 3, 4)
     d_xyz = (n * sums ** (n - 1))[:, :, None] * d_sums
     t = xyz / _D50
     big = t > 216 / 24389
@@ -319,10 +320,13 @@ def separate_grid(target: np.ndarray, limit: float, coarse: int = 9) -> np.ndarr
         both = _upsample(both, factor)
     start, k0 = both[..., :4].reshape(-1, 4), both[..., 4].reshape(-1)
     problem = _Problem(flat, limit, k0, BLACK_WEIGHT, exact=False)
-    x, cost = _refine(problem, start, 12)
+    x, cost = _refine(problem, start, 10)
     x = _neighbours(problem, x, cost, (g,) * 3)
+    # CIEDE2000 itself, for the colours the inks do not reach exactly.
     exact = _Problem(flat, limit, k0, BLACK_WEIGHT, exact=True)
-    x, _ = _refine(exact, x, 6)
+    r = exact.residual(x)
+    rows = np.flatnonzero((r[:, :3] ** 2).sum(axis=1) > 1e-4)
+    x[rows] = _refine(exact.subset(rows), x[rows], 5)[0]
     return _within(x, limit).reshape(target.shape[:-1] + (4,))
 
 
