@@ -40,7 +40,8 @@ test: $(STAMP) test-tools
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
-# preview in a headless Chromium and measure the press model against FOGRA's data from
+# preview in a headless Chromium, render CMYK pages to CMYK pixels with MuPDF (the soft
+# proofs' reference) and measure the press model against FOGRA's data from
 # icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
 # into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
@@ -55,6 +56,7 @@ test-tools:
 		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
 	command -v node >/dev/null || need="$$need nodejs"; \
 	command -v npm >/dev/null || need="$$need npm"; \
+	command -v mutool >/dev/null || need="$$need mupdf-tools"; \
 	if [ -n "$$need" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \

@@ -277,19 +277,24 @@ def is_area(shape) -> bool:
 
 
 def _limit_image(image: Image.Image, limit: float) -> Image.Image:
-    """Cut back colour where a pixel's four inks pass the limit (rare: a press profile
-    keeps its own limit; only a shop's profile with a higher one needs it)."""
-    from PIL import Image, ImageMath
+    """Cut back colour where a pixel's four inks pass the limit (a press profile keeps
+    its own limit but for the rounding to 8 bits; a shop's profile may have a higher one),
+    as :func:`limit_ink` does, rounding the colour inks down."""
+    import numpy as np
+    from PIL import Image
 
-    c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+    inks = np.asarray(image, dtype=np.float64)
     cap = limit / 100.0 * 255
-    if total.getextrema()[1] <= cap + 0.5:
+    over = inks.sum(axis=2) > cap + 0.5
+    if not over.any():
         return image
-    pixels = [limit_ink(tuple(v / 255 for v in p), limit) for p in image.getdata()]
-    result = Image.new("CMYK", image.size)
-    result.putdata([tuple(round(v * 255) for v in p) for p in pixels])
-    return result
+    colour_inks = inks[..., :3].sum(axis=2)
+    spare = np.clip(cap - inks[..., 3], 0.0, None) / np.maximum(colour_inks, 1e-9)
+    scale = np.where(over, np.clip(spare, 0.0, 1.0), 1.0)
+    inks[..., :3] = np.where(
+        over[..., None], np.floor(inks[..., :3] * scale[..., None]), inks[..., :3]
+    )
+    return Image.frombytes("CMYK", image.size, inks.astype(np.uint8).tobytes())
 
 
 @lru_cache(maxsize=8)
