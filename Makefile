@@ -41,7 +41,7 @@ test: $(STAMP) test-tools
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
 # preview in a headless Chromium, render CMYK pages to CMYK pixels with MuPDF (the soft
-# proofs' reference) and measure the press model against FOGRA's data from
+# proofs' reference), make a shop's CMYK profile with Argyll and measure the press model against FOGRA's data from
 # icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
 # into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
@@ -57,6 +57,7 @@ test-tools:
 	command -v node >/dev/null || need="$$need nodejs"; \
 	command -v npm >/dev/null || need="$$need npm"; \
 	command -v mutool >/dev/null || need="$$need mupdf-tools"; \
+	command -v colprof >/dev/null || need="$$need argyll"; \
 	if [ -n "$$need" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \

@@ -6,6 +6,8 @@ on the same profile (a 4 % then 2 % grid search), in CIEDE2000."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -127,3 +129,34 @@ def test_colours_the_press_cannot_print_are_named_where_they_are_used(tmp_path):
         "printable colour is #603285"
     ]
     assert reach.unreachable([edition], [all_profiles()["printer"]]) == []  # type: ignore[list-item]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    """A shop's CMYK profile, made by Argyll's colprof from FOGRA's data at 240 %."""
+    colprof = shutil.which("colprof")
+    assert colprof, "Argyll is missing: install Debian's argyll"
+    data = Path("/usr/share/color/icc/FOGRA39L.ti3")
+    assert data.is_file(), "FOGRA's data is missing: install Debian's icc-profiles-free"
+    folder = tmp_path_factory.mktemp("shop")
+    shutil.copy(data, folder / data.name)
+    subprocess.run(
+        [colprof, "-ql", "-kr", "-l240", "-D", "Shop", "-O", "shop.icc", data.stem],
+        cwd=folder, check=True, capture_output=True,
+    )  # fmt: skip
+    return OutputIntent.from_file(folder / "shop.icc")
+
+
+def test_a_shop_profile_is_used_as_it_is_and_measured_the_same_way(shop):
+    converter = colour.Converter(shop, LIMIT)
+    rgbs = np.concatenate([_rgb(design_colours()), gamut.grey_axis(52)])
+    inks, printed, best = gamut.printed_and_best(converter, rgbs, LIMIT)
+    assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
+    figures = gamut.summary(printed - best)
+    # Its own separation, not the press model's: the two differ.
+    ours = colour.converter(OutputIntent(), LIMIT)
+    assert any(converter.area(tuple(rgb)) != ours.area(tuple(rgb)) for rgb in rgbs[:8])
+    assert 0.0 <= figures["mean"] < figures["max"], figures
+    # Along the grey axis Argyll's separation is near the best its profile reaches.
+    grey = (printed - best)[-52:]
+    assert np.percentile(grey, 95) < 2.0, grey
