@@ -71,6 +71,9 @@ B2A_POINTS = 33
 #: input curves.
 AB_POWER = 1.3
 CURVE_ENTRIES = 4096
+#: Room (per cent) under the ink limit for the four inks' rounding to 8-bit plates, so a
+#: colour at the limit stays within it as a RIP or preflight converts it.
+ROUNDING = 0.8
 #: Bump when the tables made from the model change, so cached profiles are remade.
 _FORMAT = 2
 
@@ -199,7 +202,7 @@ def _b2a(limit: float) -> bytes:
     centred = 2 * steps - 1
     ab = 128 * np.sign(centred) * np.abs(centred) ** AB_POWER
     lab = np.stack(np.meshgrid(lightness, ab, ab, indexing="ij"), axis=-1)
-    inks = separation.separate_grid(lab, limit / 100.0)
+    inks = separation.separate_grid(lab, (limit - ROUNDING) / 100.0)
     values = np.clip(np.round(inks.reshape(-1, 4) * 65535), 0, 65535).astype(int)
     u = np.arange(CURVE_ENTRIES) / (CURVE_ENTRIES - 1)
     w = np.clip((u * 65535 / 256 - 128) / 128, -1.0, 1.0)
@@ -273,7 +276,17 @@ def _cache_dir() -> Path:
 def _path(limit: float) -> Path:
     key = hashlib.sha256(
         repr(
-            (_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, AB_POWER, limit)
+            (
+                _FORMAT,
+                PRIMARIES,
+                CURVES,
+                YULE_NIELSEN,
+                A2B_POINTS,
+                B2A_POINTS,
+                AB_POWER,
+                ROUNDING,
+                limit,
+            )
         ).encode()
     ).hexdigest()[:12]
     return _cache_dir() / f"press-fogra39-{key}.profile"
