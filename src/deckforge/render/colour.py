@@ -297,8 +297,12 @@ def _limit_image(image: Image.Image, limit: float) -> Image.Image:
     return Image.frombytes("CMYK", image.size, inks.astype(np.uint8).tobytes())
 
 
-@lru_cache(maxsize=8)
 def converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK) -> Converter:
     """The converter of one output intent, ink limit and rich black, made once per
-    process."""
+    process (whether the rich black is named or left to its default)."""
+    return _converter(intent, ink_limit, tuple(rich_black))  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=8)
+def _converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK) -> Converter:
     return Converter(intent, ink_limit, rich_black)
