@@ -131,6 +131,24 @@ def test_colours_the_press_cannot_print_are_named_where_they_are_used(tmp_path):
     assert reach.unreachable([edition], [all_profiles()["printer"]]) == []  # type: ignore[list-item]
 
 
+def test_a_colour_in_card_data_is_named_at_its_cell(tmp_path):
+    import openpyxl
+
+    (tmp_path / "cards.csv").write_text("name,colour\nFun,#7209b7\nSea,#0B3736\n")
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    book.active.append(["name", "colour"])
+    book.active.append(["Sport", "#B5179E"])
+    book.save(tmp_path / "cards.xlsx")
+    inputs = {tmp_path / "cards.csv": "", tmp_path / "cards.xlsx": ""}
+    edition = SimpleNamespace(inputs=inputs, root=tmp_path)
+    found = reach.unreachable([edition], [all_profiles()["printer-cmyk"]])  # type: ignore[list-item]
+    assert [(p.ref.where, p.message.split(" is ")[0]) for p in found] == [
+        ("cards.csv:2:5", "colour #7209B7"),
+        ("cards.xlsx!Cards:B2", "colour #B5179E"),
+    ]
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
     """A shop's CMYK profile, made by Argyll's colprof from FOGRA's data at 240 %."""

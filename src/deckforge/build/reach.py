@@ -1,8 +1,9 @@
 """Design colours the press cannot print: a build for CMYK says which, where each is
 used, how far its print is from it (CIEDE2000) and the nearest colour that prints.
 
-Colours are found as written (``#RRGGBB``) in the text files an edition is built from:
-its sources, templates and data tables, each at its line and column.
+Colours are found as written (``#RRGGBB``) in the files an edition is built from: its
+sources, templates and data tables, each at its line and column (a workbook's at its
+sheet and cell).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from deckforge.profiles import Profile
 #: A print further than this (CIEDE2000) from its design colour is said to miss it.
 TOLERANCE = 3.0
 _HEX = re.compile(r"#([0-9A-Fa-f]{6})\b")
-_TEXT = {".yaml", ".yml", ".csv", ".tsv"}
+_TEXT = {".yaml", ".yml", ".csv", ".tsv", ".xlsx"}
 
 
 def colour_uses(editions: list[Edition]) -> dict[str, list[SourceRef]]:
@@ -30,12 +31,37 @@ def colour_uses(editions: list[Edition]) -> dict[str, list[SourceRef]]:
                 continue
             seen.add(path)
             display = _display(path, edition.root)
+            if path.suffix.lower() == ".xlsx":
+                for value, ref in _cells(path, display):
+                    for match in _HEX.finditer(value):
+                        found.setdefault("#" + match.group(1).upper(), []).append(ref)
+                continue
             text = path.read_text(encoding="utf-8", errors="replace")
             for number, line in enumerate(text.splitlines(), 1):
                 for match in _HEX.finditer(line):
                     ref = SourceRef(display, number, match.start() + 1)
                     found.setdefault("#" + match.group(1).upper(), []).append(ref)
     return found
+
+
+def _cells(path: Path, display: str) -> list[tuple[str, SourceRef]]:
+    """Every cell of every sheet of a workbook, with its place."""
+    import openpyxl
+
+    from deckforge.sources.tabular import read_table
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True)
+        names = book.sheetnames
+        book.close()
+    except Exception:  # noqa: BLE001 - a workbook that cannot be read is reported by its deck
+        return []
+    cells = []
+    for name in names:
+        table, _ = read_table(path, display, name)
+        for row in table.rows if table is not None else ():
+            cells.extend((cell.value, cell.ref) for cell in row.values())
+    return cells
 
 
 def _display(path: Path, root: Path | None) -> str:
