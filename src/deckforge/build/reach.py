@@ -94,6 +94,7 @@ def unreachable(editions: list[Edition], profiles: list[Profile]) -> list[Proble
     problems = []
     for (intent, limit), profile in cmyk.items():
         converter = colour.converter(intent, limit, profile.rich_black)
+        press = intent.condition_name if intent.condition == "Custom" else intent.condition
         table = gamut.ProfileTable(converter.profile)
         inks = np.array([converter.area(tuple(float(v) for v in rgb)) for rgb in rgbs])
         misses = gamut.delta_e_2000(gamut.srgb_to_lab(rgbs), table.lab(inks))
@@ -106,7 +107,7 @@ def unreachable(editions: list[Edition], profiles: list[Profile]) -> list[Proble
             problems.append(
                 Problem(
                     refs[0],
-                    f"colour {name}{more} is outside what {intent.condition} prints at "
+                    f"colour {name}{more} is outside what {press} prints at "
                     f"{limit:g} % ink: it prints as {printed} (C/M/Y/K), ΔE2000 {miss:.1f} "
                     f"from its design; the nearest printable colour is "
                     f"{gamut.printable_srgb(converter, ink)}",
