@@ -178,3 +178,20 @@ def test_a_shop_profile_is_used_as_it_is_and_measured_the_same_way(shop):
     # Along the grey axis Argyll's separation is near the best its profile reaches.
     grey = (printed - best)[-52:]
     assert np.percentile(grey, 95) < 2.0, grey
+
+
+def test_a_cmyk_build_says_which_colour_it_cannot_print(tmp_path, capsys):
+    from deckforge.cli import main
+
+    folder = tmp_path / "game"
+    assert main(["init", str(folder)]) == 0
+    places = folder / "decks" / "example" / "places.yaml"
+    places.write_text(places.read_text().replace("#4B3F9E", "#7209B7"))
+    decks = str(folder / "decks")
+    out = str(folder / "build")
+    assert main(["--decks", decks, "build", "--out", out, "--profile", "printer"]) == 0
+    assert "#7209B7" not in capsys.readouterr().err
+    assert main(["--decks", decks, "build", "--out", out, "--profile", "printer-cmyk"]) == 0
+    err = capsys.readouterr().err
+    assert "decks/example/places.yaml:12:43: warning: colour #7209B7 is outside what " in err
+    assert err.count("warning: colour #") == 1, err
