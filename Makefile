@@ -46,9 +46,11 @@ test-quick: $(STAMP)
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
-# preview in a headless Chromium, measure the press model against FOGRA's data from
-# icc-profiles-free and draw card suits in DejaVu Sans; install what is missing where
-# this machine can. pdf.js is unpacked into a cache folder, never into the project.
+# preview in a headless Chromium, render CMYK pages to CMYK pixels with MuPDF (the soft
+# proofs' reference), make a shop's CMYK profile with Argyll, measure the press model
+# against FOGRA's data from icc-profiles-free and draw card suits in DejaVu Sans; install
+# what is missing where this machine can. pdf.js is unpacked into a cache folder, never
+# into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
 
@@ -62,6 +64,8 @@ test-tools:
 		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
 	command -v node >/dev/null || need="$$need nodejs"; \
 	command -v npm >/dev/null || need="$$need npm"; \
+	command -v mutool >/dev/null || need="$$need mupdf-tools"; \
+	command -v colprof >/dev/null || need="$$need argyll"; \
 	if [ -n "$$need" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deckforge import fsutil
 from deckforge import manifest as build_manifest
-from deckforge.build import cache
+from deckforge.build import cache, reach
 from deckforge.build import warm as first_time
 from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
@@ -185,7 +185,8 @@ def build(
             # Every file at once, the manifest last (for readers that do not know the journal).
             written = [m.relpath for m in done if m.written]
             staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
-        report.warnings = notes + report.warnings
+        # Design colours the press cannot print: said, never failing a build (--strict too).
+        report.warnings = notes + report.warnings + reach.unreachable(editions, profiles)
         return report
 
 

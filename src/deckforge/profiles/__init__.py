@@ -90,6 +90,8 @@ class Profile:
     gutter: float = 0.0
     colour: str = "rgb"
     ink_limit: float = 240.0
+    #: The inks (0–1) large black areas print in; text and rules of black are 100 % K.
+    rich_black: tuple[float, float, float, float] = (0.6, 0.4, 0.4, 1.0)
     #: Shift of every back on its sheet (points; right and up as printed), to make up
     #: for a printer that does not line the two sides up. Set from the command line.
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -168,6 +170,7 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
             gutter=parse_length(d.get("gutter", "0mm")),
             colour=d.get("colour", "rgb"),
             ink_limit=float(d.get("ink_limit", 240)),
+            rich_black=tuple(v / 100 for v in d.get("rich_black", (60, 40, 40, 100))),
             pdfx=d.get("pdfx"),
             output_intent=_output_intent(d.get("output_intent", {}), path),
         )

@@ -25,6 +25,12 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
     values.add_jobs(parser)
     parser.add_argument(
+        "--proof",
+        action="store_true",
+        help="png: soft proofs, each card as the press prints it through the printer-cmyk "
+        "profile's output profile and ink limit (into <edition>/png-proof/)",
+    )
+    parser.add_argument(
         "--base-url",
         default=None,
         metavar="URL",
