@@ -129,6 +129,17 @@ def test_a_right_to_left_mark_keeps_numbers_in_place_for_poppler():
     )
 
 
+def test_punctuation_between_words_has_no_mark():
+    # poppler's search looks for "این، هر" as drawn: a mark beside the comma kept it from
+    # finding the phrase. A number keeps its mark, and so does punctuation beside it.
+    line = set_line("این، هر کارت ۸، یا", fonts.REGULAR, 12, True)
+    marks = [run.offset for run in line.runs if run.text == "\u200f"]
+    starts = {run.text: run.offset for run in line.runs if run.text != "\u200f"}
+    assert len(marks) == 2
+    assert all(any(0 < starts[text] - mark < 0.1 for mark in marks) for text in ("۸ ", "،"))
+    assert not [run for run in set_line("این، هر", fonts.REGULAR, 12, True).runs if not run.width]
+
+
 def test_paragraphs_wrap_first_words_first():
     text = "در هر دور، هر بازیکن یک کارت مکان مخفی دارد و باید در سی ثانیه خرت‌وپرت جمع کند"
     fitted = fit(text, 110, 1000, TextStyle(11, 11), "fa")
@@ -170,6 +181,21 @@ def _clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in text if ch not in _MARKS)
     return " ".join(text.split())
+
+
+#: Punctuation between two right-to-left words (letters, not digits), with the spaces
+#: and brackets after it.
+_LETTER = "[\u0621-\u064a\u0671-\u06d3]"
+_BETWEEN_WORDS = re.compile(
+    f"({_LETTER}[)\\]»]?)([.,:،][ ()\\[\\]«»]* [ ()\\[\\]«»]*)(?={_LETTER})"
+)
+
+
+def _as_poppler_copies(line: str) -> str:
+    """A right-to-left line as poppler copies it: it counts . , : ، as part of a number
+    with the neutral characters after it, and puts that piece in drawing order
+    ("این ،هر" for "این، هر"; see deckforge.text.lines)."""
+    return _BETWEEN_WORDS.sub(lambda m: m.group(1) + m.group(2)[::-1], line)
 
 
 def _card_lines(face) -> list[str]:
@@ -255,7 +281,7 @@ def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
         for line in _card_lines(placement.face)
     ]
     assert len(lines) > 100
-    missing = [line for line in lines if _clean(line) not in text]
+    missing = [line for line in lines if _clean(_as_poppler_copies(line)) not in text]
     assert not missing, missing[:5]
 
 

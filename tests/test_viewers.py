@@ -103,11 +103,21 @@ def _pdfjs_reads_otherwise(text: str) -> bool:
     return 0 < letters < 0.3 * len(text)
 
 
+def _poppler_reads_otherwise(text: str) -> bool:
+    # poppler's copy (reorderText) counts . , : ، as part of a number, with the space
+    # beside them: between two right-to-left words it puts them on the far side of the
+    # space ("این ،هر" for "این، هر"). Only a right-to-left mark between the two would
+    # keep them apart, and poppler's search, which looks for the query as drawn, would
+    # then find no phrase typed with them (deckforge.text.lines draws none there).
+    letter = "[\u0621-\u064a\u0671-\u06d3]"
+    return bool(re.search(f"{letter}[)\\]»]?[.,:،][ ()\\[\\]«»]* [ ()\\[\\]«»]*{letter}", text))
+
+
 #: Text an engine reads otherwise than written (in order, though), however it is drawn.
 READS_OTHERWISE = {
     "pdfium": _pdfium_reads_otherwise,
     "pdfjs": _pdfjs_reads_otherwise,
-    "poppler": lambda text: False,
+    "poppler": _poppler_reads_otherwise,
 }
 
 
@@ -149,16 +159,16 @@ def _poppler_cannot(query: str, printed) -> bool:
     #   one left-to-right piece, so "بازیکن ۱" is looked for as " ۱نکیزاب", the space on
     #   the number's far side and the number against the word; a line's text is made from
     #   where its words stand, with a space in each gap: "۱ نکیزاب".
-    # * . , : ، before a space: poppler counts them as numbers, and copying "سپس .تسا" (the
-    #   query in drawing order) gives "است .سپس"; a mark stands left of each for copying
-    #   to come out right (deckforge.text.lines), and the query has none.
+    # * a bracket beside . , : ،: poppler counts those as numbers and keeps the neutral
+    #   characters beside them in the number's left-to-right piece, in typed order, so
+    #   "باشد)، راوی" is looked for with ")،" where the page draws "،)".
     # * a phrase broken across lines: findText goes on in the next line only after the
     #   start of the query matched the end of a line (matchAcrossLines); in drawing order
     #   the query starts with the phrase's second word, at the start of the lower line.
     return (
         any(map(_composed, query))
         or (bool(re.search("[0-9۰-۹]", query)) and " " in query)
-        or bool(re.search("[.,:،] ", query))
+        or bool(re.search(r"[()\[\]{}«»][.,:،]|[.,:،][()\[\]{}«»]", query))
         or query in printed.across
     )
 

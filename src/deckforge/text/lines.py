@@ -11,11 +11,15 @@ Evince and Okular; ``tests/viewers`` measures them):
   drawing order; in one face the line is one piece, which it reorders whole.
 * A bracket that right-to-left text mirrors is drawn through an alias that reads as
   the bracket typed, not the one it looks like (pdf.js and poppler do not mirror).
-* poppler puts a number (or a Latin word, or ``.`` ``,`` ``:`` ``+`` ``-`` ``،``) in a
-  right-to-left line back together with the spaces on its left, which belong after it,
-  gluing it to the next word. A right-to-left mark, an empty glyph in a text object of
-  its own just left of such a run, stops that. PDFium drops text objects that have no
-  extent and pdf.js skips such marks, so only poppler reads it.
+* poppler puts a number (or a Latin word) in a right-to-left line back together with
+  the spaces on its left, which belong after it, gluing it to the next word. A
+  right-to-left mark, an empty glyph in a text object of its own just left of such a
+  run, stops that. PDFium drops text objects that have no extent and pdf.js skips such
+  marks, so only poppler reads it. Punctuation between two words (``،`` ``.`` ``:``
+  before a space) has no mark: poppler's search looks for the query's characters as
+  they are drawn, and a mark there kept it from finding any phrase typed with one;
+  without it, poppler's copy puts the punctuation on the far side of the space
+  ("این ،هر" for "این، هر"), which keeps every word whole.
 * Nothing inside a line is marked content (pdf.js cuts a line at every marked-content
   boundary): no /ActualText, but for an inline icon's emoji.
 
@@ -92,11 +96,14 @@ def _poppler_class(ch: str) -> str:
 def _mark_before(glyphs, index: int) -> bool:
     """Whether poppler needs a right-to-left mark just left of glyph ``index``: it starts
     a left-to-right run (a number, a Latin word) or is number punctuation read right to
-    left, and the glyph left of it, if any, is not a right-to-left letter."""
+    left that is not between two words, and the glyph left of it, if any, is not a
+    right-to-left letter."""
     glyph = glyphs[index]
     kind = _poppler_class(glyph.char)
     ltr = glyph.level % 2 == 0
     if not (ltr or kind in "L#"):
+        return False
+    if not ltr and kind == "#" and _between_words(glyphs, index):
         return False
     if index == 0:
         return True  # another text may stand left of this one on the same line
@@ -105,6 +112,23 @@ def _mark_before(glyphs, index: int) -> bool:
         return False
     # Inside a left-to-right run (between two of its words) poppler keeps the order.
     return not (ltr and left.level == glyph.level)
+
+
+def _between_words(glyphs, index: int) -> bool:
+    """Whether punctuation read right to left at ``index`` stands between two words:
+    right-to-left letters beyond the neutral characters (spaces, brackets) on either side
+    of it, and at least a space on its left (where the word after it is drawn)."""
+    left = index - 1
+    while left >= 0 and _poppler_class(glyphs[left].char) == "N":
+        left -= 1
+    right = index + 1
+    while right < len(glyphs) and _poppler_class(glyphs[right].char) == "N":
+        right += 1
+    return (
+        0 <= left < index - 1
+        and right < len(glyphs)
+        and _poppler_class(glyphs[left].char) == _poppler_class(glyphs[right].char) == "R"
+    )
 
 
 @lru_cache(maxsize=4096)
