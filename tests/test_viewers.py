@@ -20,7 +20,8 @@ from conftest import DECKS
 from viewers import engines
 from viewers.measure import ENGINES, SPLIT, norm, norm_line, queries
 from viewers.printed import printed_files
-from viewers.read import read
+from viewers.read import pooled, read
+from viewers.report import FILE_COLUMNS, per_file
 
 PROFILES = ["pnp-a4", "printer"]
 
@@ -195,6 +196,34 @@ def test_each_engines_search_finds_all_it_can_in_persian(readings, printed):
             if len(lost) > 0.01 * len(possible):
                 low.append((path, engine, f"{len(lost)} of {len(possible)}", lost[:5]))
     assert not low, low
+
+
+#: The least share of all the queries asked of the Persian files (every query counted,
+#: those an engine cannot find too) that each engine's search finds.
+PERSIAN_SEARCH_FLOOR = {"pdfium": 0.97, "pdfjs": 0.98, "poppler": 0.875}
+
+
+def test_persian_search_over_every_query(readings, printed):
+    totals = pooled(readings, printed, locale="fa")
+    shares = {engine: totals[engine]["search all"] for engine in ENGINES}
+    low = {e: f"{h}/{t}" for e, (h, t) in shares.items() if h < PERSIAN_SEARCH_FLOOR[e] * t}
+    assert not low, low
+
+
+def test_the_report_gives_each_persian_files_figures_in_every_engine(readings, printed):
+    rows = per_file(readings, printed)
+    persian = sorted(path for path in readings if printed[path].locale == "fa")
+    editions = sorted({path.split("/")[0] for path in persian})
+    assert {"gomaneh-fa", "guess-the-mess-fa"} <= set(editions)
+    assert [row[0] for row in rows] == [
+        *persian,
+        *(f"{edition} (all)" for edition in editions),
+        "fa (all)",
+    ]
+    assert all(len(row) == 2 + len(FILE_COLUMNS) * len(ENGINES) for row in rows)
+    # The last row is every query of every Persian file.
+    asked = sum(len(queries(printed[path])) for path in persian)
+    assert rows[-1][1] == str(asked)
 
 
 def test_english_search_finds_names_and_phrases(readings, printed):
