@@ -35,7 +35,7 @@ import unicodedata
 from functools import cache, lru_cache
 
 from deckforge.records import record, replace
-from deckforge.text import fonts, lineface, markup
+from deckforge.text import fonts, lineface, markup, shaping
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
 from deckforge.text.script import RLM, ZWNJ, drawable, has_any_arabic, has_arabic, visual_order
@@ -152,12 +152,13 @@ def style_of(weight: str, bits: int) -> str:
 
 
 @cache
-def _line_face_of(face_name: str) -> tuple[str, str] | None:
-    """(line face, family) for a shipped upright face, which the line face draws as."""
+def _line_face_of(face_name: str) -> tuple[str, str, str] | None:
+    """(line face, family, weight) for a shipped upright face, which the line face draws
+    as."""
     for weight in (fonts.REGULAR, fonts.BOLD):
         for family in ("latin", "arabic"):
             if fonts.face(family, weight).name == face_name:
-                return lineface.face(weight).name, family
+                return lineface.face(weight).name, family, weight
     return None
 
 
@@ -228,6 +229,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     marks: list[Run] = []
     chars: list[str] = []
     face, start, offset = "", 0.0, 0.0
+    wider = 0.0  # what variant glyphs add to the piece's width (see shaping)
 
     def close() -> None:
         # The run's marks for poppler go before it: each is a text object of its own.
@@ -267,7 +269,12 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
                 continue
             if rtl and _mark_before(glyphs, index):
                 marks.append(Run(RLM, marker, offset + within - _MARK_GAP, 0.0))
-            if own:
+            variant = _variant(own, logical, glyph)
+            if variant:  # one glyph of the line face, as wide as HarfBuzz's for the letter
+                grown = fonts.width(variant, own[0], size) - fonts.width(glyph.char, drawn_in, size)
+                chars.append(variant)
+                wider, within = wider + grown, within + grown
+            elif own:
                 mirrored = lineface.MIRROR.get(glyph.source) == glyph.char
                 reads = glyph.source if mirrored else ""
                 chars.append(lineface.drawn_as(glyph.char, own[1], reads))
@@ -275,9 +282,34 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
                 chars.append(glyph.char)
             within += fonts.width(glyph.char, drawn_in, size)
         offset += fonts.width("".join(glyphs[i].char for i in indices), drawn_in, size)
+        offset, wider = offset + wider, 0.0
     close()
     logical = copied(logical, tuple(codes.values()))
     return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
+
+
+def _variant(own: tuple[str, str, str] | None, logical: str, glyph) -> str:
+    """The line face's character for a letter the font's own shaping draws otherwise
+    than its presentation form (:mod:`deckforge.text.shaping`), or ""."""
+    if own is None or own[1] != "arabic" or glyph.source:
+        return ""
+    return shaping.variants(logical, own[2]).get(glyph.index, "")
+
+
+@lru_cache(maxsize=65536)
+def shaped_growth(word: str, weight: str) -> float:
+    """How much wider, at 1 pt, a word of Arabic script is drawn with the variant glyphs
+    the font's own shaping chooses (see :func:`set_line`) than with its presentation
+    forms: what wrapping adds to its measure."""
+    arabic = fonts.face("arabic", weight).name
+    own = _line_face_of(arabic)
+    found = shaping.variants(word, own[2]) if own else {}
+    grown = 0.0
+    for glyph in visual_order(word, True) if found else ():
+        alias = "" if glyph.source else found.get(glyph.index, "")
+        if alias:
+            grown += fonts.width(alias, own[0], 1.0) - fonts.width(glyph.char, arabic, 1.0)
+    return grown
 
 
 def _after_space(glyphs, index: int, runs: list[Run], face: str) -> bool:
