@@ -31,12 +31,14 @@ from deckforge.text.lines import (
     latin_drawn,
     latin_line,
     set_line,
+    shaped_growth,
     style_of,
 )
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
     drawable,
+    has_arabic,
     is_rtl_locale,
     localise_digits,
     normalise,
@@ -129,7 +131,8 @@ def _unit_width(word: str, weight: str) -> float:
     if drawn is not None:  # the usual word: one run of the Latin face (runs_of's answer)
         return fonts.width(drawn, fonts.face("latin", weight).name, 1.0)
     visual = drawable(shape(word))
-    return sum(fonts.width(text, font, 1.0) for text, font in runs_of(visual, weight))
+    width = sum(fonts.width(text, font, 1.0) for text, font in runs_of(visual, weight))
+    return width + shaped_growth(word, weight) if has_arabic(word) else width
 
 
 def measure(text: str, weight: str, size: float) -> float:

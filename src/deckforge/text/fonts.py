@@ -73,7 +73,7 @@ FAMILIES = {
 }
 
 #: Bump when the way instances are made changes, so cached files are remade.
-_INSTANCE_VERSION = 4
+_INSTANCE_VERSION = 5
 
 
 def cache_dir() -> Path:

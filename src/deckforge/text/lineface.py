@@ -19,9 +19,11 @@ today, the Latin face's own glyph and advance: a line draws exactly as before. B
   right-to-left text reads as ``(``;
 * a mark that ends a word before a space (a kasra of ezafe, a hamza above, a tanwin)
   can be drawn together with that space as one glyph (see :data:`SPACED_MARKS`);
+* a letter the font's own shaping rules draw otherwise than its presentation form has a
+  glyph of HarfBuzz's glyphs (see :mod:`deckforge.text.shaping`);
 * its /ToUnicode map (written by the PDF renderer, by :func:`reads_as`) reads each
-  joined letter form as its base letter, so that copying and searching give the letters
-  that were typed.
+  joined letter form and each such glyph as its base letter, so that copying and
+  searching give the letters that were typed.
 
 Instances are made once with fontTools and kept beside the static instances.
 """
@@ -34,14 +36,15 @@ import os
 import tempfile
 import unicodedata
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from deckforge.text import fonts
+from deckforge.text import fonts, shaping
 
 #: Bump when the way the face is made changes, so cached files are remade.
-_VERSION = 3
+_VERSION = 4
 
 #: Characters that draw nothing: the face gives them empty glyphs of no width.
 FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
@@ -136,6 +139,9 @@ def reads_as(code: int) -> str:
     drawing order (extractors reverse right-to-left text, the letters with it), an alias
     as the character it reads as."""
     ch = chr(code)
+    letter = shaping.reads_as(code)
+    if letter is not None:
+        return letter
     if ch == SPACER:
         return "\u200f"
     if ch in _READS:
@@ -147,7 +153,7 @@ def reads_as(code: int) -> str:
     return ch
 
 
-def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
+def _make(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) -> None:
     from fontTools.ttLib import TTFont as FTFont
     from fontTools.ttLib.tables._g_l_y_f import Glyph
 
@@ -203,6 +209,7 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
         if drawn:
             mapping[ord(alias)] = drawn
     _spaced_marks(font, mapping[ord(" ")], arabic_cmap, mapping)
+    _variants(font, shaping.find_variants(weight, arabic), mapping)
     for table in font["cmap"].tables:
         if table.isUnicode():
             for code, name in mapping.items():
@@ -254,6 +261,36 @@ def _spaced_marks(font, space: str, arabic_cmap: dict, mapping: dict) -> None:
     glyf.glyphOrder = order
 
 
+def _variants(font, variants: list, mapping: dict) -> None:
+    """Add a glyph for each letter HarfBuzz draws otherwise than its presentation form
+    (:func:`deckforge.text.shaping.find_variants`): its glyphs as components where
+    HarfBuzz places them, advancing as its skeleton does."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
+
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    order = font.getGlyphOrder()
+    numbers: dict[str, int] = {}
+    for letter, components in variants:
+        number = numbers[letter] = numbers.get(letter, -1) + 1
+        if number >= shaping.PER_LETTER:
+            continue
+        glyph = Glyph()
+        glyph.numberOfContours, glyph.components = -1, []
+        for name, x, y in components:
+            component = GlyphComponent()
+            component.glyphName, component.x, component.y, component.flags = name, x, y, 0
+            glyph.components.append(component)
+        name = shaping.glyph_name(letter, number)
+        glyf.glyphs[name] = glyph
+        glyph.recalcBounds(glyf)
+        advance = max(hmtx[c.glyphName][0] for c in glyph.components)
+        hmtx.metrics[name] = (advance, getattr(glyph, "xMin", 0))
+        order.append(name)
+        mapping[shaping.code_for(letter, number)] = name
+    font.setGlyphOrder(order)
+    glyf.glyphOrder = order
+
+
 def prepare(jobs: int) -> None:
     """Before a build forks ``jobs`` worker processes: make and register the line faces
     here, so that the workers share them (as :func:`deckforge.text.fonts.prepare`)."""
@@ -280,7 +317,7 @@ def make(weight: str) -> None:
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     target = _target(weight, arabic.path, latin.path)
     if not target.exists():
-        _make(arabic.path, latin.path, target, _ps_name(weight))
+        _make(arabic.path, latin.path, target, _ps_name(weight), weight)
 
 
 def _ps_name(weight: str) -> str:
@@ -289,7 +326,8 @@ def _ps_name(weight: str) -> str:
 
 def _target(weight: str, arabic: Path, latin: Path) -> Path:
     """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
-    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}".encode()
+    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}"
+    recipe = f"{recipe} {shaping.VERSION} uharfbuzz {version('uharfbuzz')}".encode()
     digest = hashlib.sha256(arabic.read_bytes() + latin.read_bytes() + recipe).hexdigest()[:16]
     return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
 
@@ -302,7 +340,7 @@ def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     ps_name = _ps_name(weight)
     target = _target(weight, arabic.path, latin.path)
     if not target.exists():
-        _make(arabic.path, latin.path, target, ps_name)
+        _make(arabic.path, latin.path, target, ps_name, weight)
     font = ttfonts.TTFont(ps_name, str(target))
     pdfmetrics.registerFont(font)
     PATHS[ps_name] = target
