@@ -70,7 +70,8 @@ test-tools:
 	fi
 
 fuzz: $(STAMP)
-	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
+		tests/test_fuzz_templates.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -52,7 +52,9 @@ folder, then deckforge's shipped templates. `deckforge templates list` lists the
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. It works alike in left-to-right and right-to-left text.
+  literal characters. It works alike in left-to-right and right-to-left text. A
+  template's own markup is complete in itself, a binding standing for its value whole:
+  `**{name}**` is bold, and `**{name}` is an error at the template's line.
 - **Right-to-left editions** mirror a template horizontally unless it, or an element,
   says `mirror: false`.
 - **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names

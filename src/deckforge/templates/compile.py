@@ -451,14 +451,19 @@ class Compiler:
 
 
 def _names_in(spec: Spec, key: str) -> list[str]:
-    """The names (``safe``, sizes) a key's value uses; for a key of the element's box, the
-    names its box's keys use (a box is worked out from them together)."""
+    """The names (``safe``, sizes) a length key's value uses; for a key of the element's
+    box, the names its box's keys use (a box is worked out from them together)."""
+    if key not in _LENGTHS:
+        return []
     keys = _BOX if key in _BOX else (key,)
-    values = [spec.data[k] for k in keys if isinstance(spec.data.get(k), str)]
+    values = [str(spec.data[k]) for k in keys if isinstance(spec.data.get(k), (str, list))]
     return _NAME.findall(" ".join(values))
 
 
 _BOX = ("x", "y", "w", "h", "size", "right", "bottom")
+#: The keys that hold lengths.
+_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
+_LENGTHS += ("min_font_size",)
 _NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
 
 STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
