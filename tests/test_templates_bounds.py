@@ -269,3 +269,16 @@ def test_markup_in_a_cards_value_is_still_an_error_at_the_value(tmp_path):
         "cards.csv:3:9: card 'k': '**' at character 6 opens bold that is never closed "
         "(write \\* for an asterisk)"
     ]
+
+
+def test_a_size_an_extending_template_sets_is_blamed_for_what_it_makes_of_the_base(tmp_path):
+    base = HEAD + "sizes: {big: 10pt}\nstyles: {s: {font_size: big * 2}}\n"
+    base += "elements:\n  - {name: r, type: rect, fill: black, h: 50% - big}\n"
+    base += "  - {name: t, type: text, text: '{id}', style: s}\n"
+    head = "kind: template\nextends: base\nsizes: {big: 300pt}\n"
+    assert problems_of(tmp_path, "", head=head, base=base) == [
+        f"{WHERE}:3:14: sizes.big: the box has a negative size (the element 'r' at "
+        "decks/test/templates/base.yaml:6:43 uses big)",
+        f"{WHERE}:3:14: sizes.big: a font size must be from 0.5pt to 500pt, not 600pt (the "
+        "style 's' at decks/test/templates/base.yaml:4:25 uses big)",
+    ]

@@ -197,7 +197,9 @@ class Compiler:
             for name in used:
                 set_at = self.named_at.get(name)
                 if set_at is not None and set_at.file == own:
-                    message += f" (the element '{spec.name}' at {where.where} uses {name})"
+                    styles = self.template.styles.values()
+                    what = "style" if any(spec is style for style in styles) else "element"
+                    message += f" (the {what} '{spec.name}' at {where.where} uses {name})"
                     where = set_at
                     break
         self.problems.append(Problem(where, message))
