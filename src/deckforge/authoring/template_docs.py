@@ -13,10 +13,13 @@ import sys
 
 from deckforge.authoring.docs import field_rows
 from deckforge.authoring.game import questions_csv
+from deckforge.templates.colours import MAX_DEPTH
 from deckforge.templates.elements import COMMON_KEYS, load_all
 from deckforge.templates.elements.text import STYLE_KEYS
-from deckforge.templates.load import SHIPPED
-from deckforge.templates.schema import build
+from deckforge.templates.lengths import MAX_NESTING
+from deckforge.templates.load import MAX_EXTENDS, SHIPPED
+from deckforge.templates.schema import DEPTH, build
+from deckforge.units import LIMITS, MAX_RULED_LINES, MIN_DASH_CYCLE, limit_shown
 
 _HEAD = """\
 # Card template reference
@@ -69,7 +72,9 @@ maps and how each of its expressions is read.
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. It works alike in left-to-right and right-to-left text.
+  literal characters. It works alike in left-to-right and right-to-left text. A
+  template's own markup is complete in itself, a binding standing for its value whole:
+  `**{name}**` is bold, and `**{name}` is an error at the template's line.
 - **Right-to-left editions** mirror a template horizontally unless it, or an element,
   says `mirror: false`.
 - **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names
@@ -107,6 +112,41 @@ def _values(defs: dict) -> list[str]:
     out = ["## Values", ""]
     for name in ("length", "colour", "condition"):
         out += [f"- **{name}**: {defs[name]['description']}"]
+    return [*out, ""]
+
+
+#: What else bounds a number, beyond its range.
+_ALSO = {
+    "length": "every step of an expression a finite number; parentheses nest at most "
+    f"{MAX_NESTING} deep",
+    "safe": "less than half the card's shorter side",
+    "radius": "at most half the box's shorter side",
+    "dash": f"a dash and its space together at least {MIN_DASH_CYCLE:g}pt",
+    "gap": f"at most {MAX_RULED_LINES} lines in the box, unless a smaller count is written",
+}
+
+
+def _ranges() -> list[str]:
+    out = [
+        "## Ranges",
+        "",
+        "Every number a template gives is checked when it is compiled, whether written out",
+        "or worked out from `sizes:` and expressions; a number outside its range is an",
+        "error at the line that set it. (Print profiles' margins, gaps, gutters and bleed",
+        "are checked alike.)",
+        "",
+        "| number | from | to | also |",
+        "|---|---|---|---|",
+    ]
+    for name, (least, most, what) in LIMITS.items():
+        low, high = limit_shown(least, name), limit_shown(most, name)
+        out.append(f"| {what} | {low} | {high} | {_ALSO.get(name, '')} |")
+    out += [
+        "",
+        f"A chain of `extends` is at most {MAX_EXTENDS} templates long, a named colour",
+        f"leads through at most {MAX_DEPTH} others (and colour functions nest as deep),",
+        f"and groups nest at most {DEPTH} deep.",
+    ]
     return [*out, ""]
 
 
@@ -229,6 +269,7 @@ def reference() -> str:
     out += _keys(top, defs, {"kind"})
     out += ["`elements` is the list of what is drawn, in order: each an element below.", ""]
     out += _values(defs)
+    out += _ranges()
     out += _elements(defs)
     out += _example()
     out += _expressions()

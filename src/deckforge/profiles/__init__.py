@@ -12,7 +12,7 @@ from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
 from deckforge.records import record
 from deckforge.sources.source import load_yaml
-from deckforge.units import PAPER_SIZES_MM, mm, parse_length
+from deckforge.units import PAPER_SIZES_MM, mm, out_of_range, parse_length
 
 FOLDER = Path(__file__).parent
 
@@ -153,6 +153,10 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
             )
             continue
         docs = d["documents"]
+        wrong = _out_of_range(source, d)
+        if wrong:
+            problems.extend(wrong)
+            continue
         profiles[d["id"]] = Profile(
             id=d["id"],
             description=d["description"],
@@ -177,6 +181,31 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
     if problems:
         raise BuildFailed(problems)
     return profiles
+
+
+#: The lengths of a profile and the range each must lie in (:data:`deckforge.units.LIMITS`).
+_LENGTHS = {
+    ("margin",): "spacing",
+    ("gap",): "spacing",
+    ("gutter",): "spacing",
+    ("bleed",): "bleed",
+    ("documents", "bleed"): "bleed",
+}
+
+
+def _out_of_range(source, data: dict) -> list[_Problem]:
+    """A problem for each length of a profile outside its range, at its line."""
+    problems = []
+    for path, limit in _LENGTHS.items():
+        value = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None:
+            continue
+        wrong = out_of_range(parse_length(value), limit)
+        if wrong is not None:
+            problems.append(_Problem(source.ref(path), wrong))
+    return problems
 
 
 def select_profiles(names: list[str] | None) -> list[Profile]:

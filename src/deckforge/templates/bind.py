@@ -121,6 +121,23 @@ def parse(text: str) -> Pattern:
     return Pattern(tuple(parts))
 
 
+#: What stands for a binding's value where a template's own text is checked before any
+#: card: a character that is neither markup nor part of an icon's name.
+OPAQUE = "\ue000"
+
+
+def skeleton(text: str) -> str:
+    """Text with bindings as it reads whatever the cards hold: each binding (and each
+    ``{{`` or ``}}``) replaced by as many :data:`OPAQUE` characters, so that its own
+    markup can be checked once, at the characters where it was written."""
+
+    def opaque(match: re.Match) -> str:
+        token = match.group()
+        return token if token.startswith("{icon:") else OPAQUE * len(token)
+
+    return _BINDING.sub(opaque, text)
+
+
 #: Field names of the records bindings have looked into, by type.
 _FIELDS: dict[type, frozenset[str] | None] = {}
 

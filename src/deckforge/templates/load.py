@@ -11,6 +11,7 @@ replace its by name, a style or an element of the same name is changed key by ke
 children too), and new elements go at the end, or ``before``/``after`` a named one;
 ``remove: true`` drops an element. A template that extends its own name extends the one
 it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one colour.
+A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ SHIPPED = Path(__file__).parent / "shipped"
 #: The folder of an edition that holds its templates.
 EDITION_FOLDER = TEMPLATES_FOLDER
 _PACKAGE = Path(__file__).resolve().parents[1]
+#: How many templates one may extend one after another (a extends b extends c…).
+MAX_EXTENDS = 32
 #: Keys of a template that a template extending it replaces.
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
@@ -179,6 +182,10 @@ class Library:
         if label in chain:
             cycle = " → ".join([*chain[chain.index(label) :], label])
             return None, [Problem(ref or SourceRef(layer.display(path)), f"extends loops: {cycle}")]
+        if len(chain) > MAX_EXTENDS:
+            # Each template is read, and the chain followed, only this far (no deeper
+            # than Python's own limit on calls within calls).
+            return None, [Problem(ref or SourceRef(layer.display(path)), _too_deep(chain, path))]
         source, problems = read(path, layer.display(path))
         if source is None:
             return None, problems
@@ -230,6 +237,13 @@ class Library:
             template.elements, data.get("elements", []), source, ("elements",), layer, problems
         )
         return (None, problems) if problems else (template, [])
+
+
+def _too_deep(chain: list[str], path: Path) -> str:
+    """What a chain of ``extends`` too long says: its first templates' files and its last."""
+    files = [label[label.index("(") + 1 : -1].rsplit("/", 1)[-1] for label in chain]
+    shown = [*files[:3], "…", files[-1], path.name] if len(files) > 4 else [*files, path.name]
+    return f"{' extends '.join(shown)} (more than {MAX_EXTENDS} levels)"
 
 
 def _spec(source: Source, path: tuple, data: dict, layer: Layer) -> Spec:

@@ -3,7 +3,8 @@
 ``python -m deckforge.templates.schema`` prints it (``make docs`` writes it beside the
 other schemas); a test fails when the file is not what the registry says. Groups nest,
 and the schema checker inlines every reference, so the element definitions are written
-out once per level of nesting (:data:`DEPTH` levels) instead of referring to themselves.
+out once per level of nesting (:data:`DEPTH` levels) instead of referring to themselves;
+a group at the deepest level may hold nothing, and its ``elements`` say why.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _level(level: int, defs: dict) -> str:
     checked when a template is compiled (by the element's own class), and a schema that
     spelled it out per type would take the compiled checker seconds to build."""
     registry = load_all()
-    types = sorted(t for t in registry if t != "group" or level < DEPTH - 1)
+    types = sorted(registry)
     properties: dict[str, dict] = {}
     for key, value in COMMON_KEYS.items():
         defs.setdefault(f"key-{key}", value)
@@ -81,12 +82,22 @@ def _level(level: int, defs: dict) -> str:
     properties["type"] = {"description": COMMON_KEYS["type"]["description"], "enum": types}
     for name in types:
         for key, value in registry[name].keys.items():
-            if key == "elements":
+            if key == "elements" and level == DEPTH - 1:
+                # The deepest group holds nothing: one message says why, at its elements.
+                value = {
+                    **value,
+                    "type": "array",
+                    "maxItems": 0,
+                    "x-message": f"a group inside {DEPTH - 1} others can hold no elements "
+                    f"(groups nest at most {DEPTH} deep)",
+                }
+            elif key == "elements":
                 value = {
                     **value,
                     "type": "array",
                     "items": {"$ref": f"#/$defs/{_level(level + 1, defs)}"},
                 }
+            if key == "elements":
                 defs[f"elements-{level}"] = value
                 properties[key] = {"$ref": f"#/$defs/elements-{level}"}
                 continue
