@@ -16,7 +16,14 @@ import json
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.fsutil import finish_publishing, open_regular, read_regular, write_atomic
+from deckforge.fsutil import (
+    finish_publishing,
+    inside,
+    open_regular,
+    read_regular,
+    relative,
+    write_atomic,
+)
 from deckforge.records import fields, record
 
 MANIFEST_NAME = "manifest.json"
@@ -85,6 +92,12 @@ class Entry:
                 ok = isinstance(value, wanted) and not isinstance(value, bool)
             if not ok:
                 raise ValueError(f"an entry's {name!r} is {value!r}")
+        try:
+            relative(values["path"])
+        except ValueError:
+            raise ValueError(
+                f"an entry's 'path' {values['path']!r} leads out of the build folder"
+            ) from None
         sha256 = data.get("sha256")
         if sha256 is not None:
             if not isinstance(sha256, str) or len(sha256) != 64:
@@ -148,7 +161,11 @@ def read(out_dir: Path) -> list[Entry]:
         outputs = json.loads(read_regular(path))["outputs"]
         if not isinstance(outputs, list):
             raise TypeError("'outputs' is not a list")
-        return [Entry.from_json(item) for item in outputs]
+        entries = [Entry.from_json(item) for item in outputs]
+        for entry in entries:
+            if not inside(Path(out_dir) / entry.path, out_dir):
+                raise ValueError(f"{entry.path!r} is a link out of the build folder")
+        return entries
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ManifestError(
             f"{display_path(path)}: not a deckforge build manifest ({error})"
@@ -202,7 +219,9 @@ def _readable(out_dir: Path) -> list[Entry]:
     found = []
     for item in outputs if isinstance(outputs, list) else []:
         try:
-            found.append(Entry.from_json(item))
+            entry = Entry.from_json(item)
         except ValueError:
             continue
+        if inside(out_dir / entry.path, out_dir):
+            found.append(entry)
     return found

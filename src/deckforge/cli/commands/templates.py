@@ -28,8 +28,12 @@ def run(args: argparse.Namespace) -> int:
     command prints them."""
     from deckforge.authoring import templates
     from deckforge.cli.show import report
+    from deckforge.errors import UsageError
     from deckforge.sources.load import Project, select_editions
+    from deckforge.templates.load import NAME, NAME_RULE
 
+    if args.what == "show" and not NAME.fullmatch(args.name):
+        raise UsageError(f"'{args.name}' is not a template name: {NAME_RULE}")
     project = Project(args.decks)
     folder = None
     if args.edition:
