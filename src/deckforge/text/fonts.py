@@ -259,7 +259,21 @@ def face(family: str, weight: str | None = None) -> FontFace:
     path, data, digest = _bytes_of(instance)
     # ReportLab reads the bytes that were checked, not the file again, and what it reads
     # from them once (rl.faces).
-    font = faces.load(instance.ps_name, path, data, digest)
+    try:
+        font = faces.load(instance.ps_name, path, data, digest)
+    except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
+        # Whole by its checksum, yet not a font ReportLab can read: made again, as a
+        # damaged one is, and what was kept of it with it.
+        _log.warning(
+            "%s: the cached font instance is damaged (it is not a font ReportLab can "
+            "read: %s); making it again",
+            path,
+            exc,
+        )
+        faces.forget(path)
+        data = cut(instance)
+        _store(path, data)
+        font = faces.load(instance.ps_name, path, data, hashlib.sha256(data).hexdigest())
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)
