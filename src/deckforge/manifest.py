@@ -17,6 +17,7 @@ from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
 from deckforge.fsutil import (
+    file_sha256,
     finish_publishing,
     inside,
     open_regular,
@@ -186,6 +187,29 @@ def write(
     merged = sorted(kept + entries, key=lambda e: (e.edition, e.profile, e.path))
     text = json.dumps({"outputs": [e.to_json() for e in merged]}, indent=2, ensure_ascii=False)
     return write_atomic(into or out_dir / MANIFEST_NAME, text + "\n")
+
+
+def no_longer_made(
+    out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]]
+) -> tuple[dict[str, str], list[str]]:
+    """The files the manifest lists for the (edition, profile) pairs in ``replaced`` that
+    ``entries`` (this build's) no longer do: those still as the build made them, by path
+    with their SHA-256, which the build removes, and the paths of those that have changed
+    since (or whose digest is not known), which it keeps."""
+    made = {entry.path for entry in entries}
+    remove: dict[str, str] = {}
+    kept: list[str] = []
+    for entry in _readable(out_dir):
+        if (entry.edition, entry.profile) not in replaced or entry.path in made:
+            continue
+        path = Path(out_dir) / entry.path
+        if not path.is_file() and not path.is_symlink():
+            continue  # gone already
+        if entry.sha256 is not None and file_sha256(path) == entry.sha256:
+            remove[entry.path] = entry.sha256
+        else:
+            kept.append(entry.path)
+    return remove, kept
 
 
 def checked(out_dir: Path, entry: Entry) -> Path:
