@@ -272,6 +272,14 @@ def _encode(face: TTFontFace, digest: str) -> bytes:
     return b"".join([MAGIC, json.dumps(header, separators=(",", ":")).encode(), b"\n", body])
 
 
+def rename(font: TTFont, ps_name: str) -> TTFont:
+    """The font with the PostScript name ``ps_name`` (ASCII): the name its subsets are
+    embedded under, and the one ReportLab tells faces apart by when it registers them
+    (a second face of a name already registered is taken for the first)."""
+    font.face.name = TTFNameBytes(ps_name.encode("ascii"))
+    return font
+
+
 def forget(font: Path) -> None:
     """Remove what was kept of a cached font instance that is set aside."""
     path_for(font).unlink(missing_ok=True)
