@@ -257,6 +257,22 @@ def test_templates_show_reads_no_file_named_outside_the_project(tmp_path, quiz, 
         assert _outside(opened, quiz) == []
 
 
+@pytest.mark.parametrize("command", ["list", "show"])
+def test_templates_of_an_edition_outside_the_project_are_not_read(tmp_path, quiz, command):
+    other = tmp_path / "other"
+    (other / "templates").mkdir(parents=True)
+    (other / "edition.yaml").write_text("kind: edition\nid: other\n")
+    (other / "templates" / "sneaky.yaml").write_text("kind: template\nsize: poker\n")
+    args = ["templates", command, *(["sneaky"] if command == "show" else [])]
+    code, err, opened = _traced(quiz, tmp_path / "opened.json", [*args, "--edition", str(other)])
+    assert code == 2
+    assert err == (
+        f"deckforge: the edition '{other}' is outside the project folder; its templates are "
+        "not read\n"
+    )
+    assert _outside(opened, quiz) == []
+
+
 def test_a_template_asked_for_by_a_path_is_refused(project):
     from deckforge.templates.load import Layer, Library
 
