@@ -241,6 +241,15 @@ def test_a_data_cell_naming_a_picture_outside_the_project_is_an_error_at_its_cel
     assert not (quiz / "build").exists()
 
 
+def test_a_data_cell_naming_a_picture_too_long_to_be_a_file_is_reported_at_its_cell(quiz, capsys):
+    _answer(quiz, "a" * 300 + ".png")
+    args = ["--decks", str(quiz / "decks"), "build", "--profile", "printer", "--quiet"]
+    assert main([*args, "--out", str(quiz / "build")]) == 1
+    column = len("q01,What gas do plants take in from the air to make their food?,") + 1
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"decks/quiz/cards.csv:2:{column}: card 'q01': cannot fit "), first
+
+
 @pytest.mark.parametrize("name", ["../../../elsewhere/x", "ABSOLUTE"])
 def test_templates_show_reads_no_file_named_outside_the_project(tmp_path, quiz, elsewhere, name):
     name = str(elsewhere / "x") if name == "ABSOLUTE" else name

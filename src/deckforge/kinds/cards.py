@@ -228,8 +228,8 @@ def _pictures(data: Data, values) -> tuple[Path, ...]:
         data.folder / value.value
         for value in values
         if _named_picture(value.value)
-        and not _outside(value.value, data.folder, data.root)
-        and (data.folder / value.value).is_file()
+        and not Path(value.value).is_absolute()
+        and refusal(data.folder / value.value, data.root) is None
     )
 
 
