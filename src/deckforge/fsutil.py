@@ -18,7 +18,9 @@ journal (atomically, once every file is on disk) is the moment the new build exi
 a build killed before it leaves the previous build as it was, and the next build removes
 the staging folder, which holds nothing but what a build put there; a build killed
 after it is finished by whatever deckforge runs next on the folder
-(:func:`finish_publishing`), which moves the rest of the files. Everything that reads a
+(:func:`finish_publishing`), which moves the rest of the files. The journal also names
+the files of earlier builds that this one no longer makes, with their SHA-256: each is
+removed once the new files are in place, if it is still that file. Everything that reads a
 build folder finishes first, so it sees the previous build or the new one, whole.
 """
 
