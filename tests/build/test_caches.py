@@ -179,6 +179,14 @@ def _with_checksum(path: Path, data: bytes) -> None:
     path.with_name(path.name + ".sha256").write_text(hashlib.sha256(data).hexdigest())
 
 
+def _line_face(cache: Path) -> Path:
+    return next(
+        p
+        for p in (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
+        if p.with_name(p.name + ".sha256").exists()
+    )
+
+
 def _kept_metrics(cache: Path) -> Path:
     from deckforge.rl import faces
 
@@ -235,6 +243,7 @@ def _memo_body(path: Path) -> None:
 _CACHES = {
     "font instance": (_font_instance, "the cached font instance is damaged", _font_body),
     "kept metrics": (_kept_metrics, "the kept font metrics are damaged", _metrics_body),
+    "line face": (_line_face, "the cached font instance is damaged", _font_body),
     "icon drawings": (_icon_cache, "the icon cache is damaged", _icons_body),
     "press profile": (_press, "the cached press profile is damaged", _press_body),
     "memo": (_memo, "not a memo deckforge wrote", _memo_body),
@@ -247,6 +256,9 @@ def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
     project, tmp_path, cached, damage
 ):
     decks, cache = project
+    if cached == "line face":  # right-to-left lines are drawn in it
+        edition = decks / "minimal" / "edition.yaml"
+        edition.write_text(edition.read_text().replace("locale: en", "locale: fa"))
     first = _build(decks, tmp_path / "one", cache)
     assert first.returncode == 0, first.stderr
     find, warning, bad_body = _CACHES[cached]

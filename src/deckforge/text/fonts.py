@@ -167,8 +167,25 @@ def _checked(path: Path) -> tuple[bytes, str] | None:
         problem = "it does not match its checksum: truncated or corrupt"
     else:
         return data, expected
-    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
+    damaged(path, problem)
     return None
+
+
+def cached_bytes(path: Path) -> bytes | None:
+    """A font kept in the cache at ``path`` (with its checksum beside it, as
+    :func:`keep_bytes` keeps it) if it is there whole; None if it must be made, with a
+    warning if a damaged one was found."""
+    return _verified(path)
+
+
+def keep_bytes(path: Path, data: bytes) -> None:
+    """Keep a font made once in the cache at ``path``, its checksum beside it."""
+    _store(path, data)
+
+
+def damaged(path: Path, problem: str) -> None:
+    """Say that a cached font is damaged (``problem``) and is being made again."""
+    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
 
 
 def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
@@ -296,12 +313,7 @@ def face(family: str, weight: str | None = None) -> FontFace:
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
         # Whole by its checksum, yet not a font ReportLab can read: made again, as a
         # damaged one is, and what was kept of it with it.
-        _log.warning(
-            "%s: the cached font instance is damaged (it is not a font ReportLab can "
-            "read: %s); making it again",
-            path,
-            exc,
-        )
+        damaged(path, f"it is not a font ReportLab can read: {exc}")
         faces.forget(path)
         data = cut(instance)
         _store(path, data)
