@@ -180,11 +180,9 @@ def _with_checksum(path: Path, data: bytes) -> None:
 
 
 def _line_face(cache: Path) -> Path:
-    return next(
-        p
-        for p in (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
-        if p.with_name(p.name + ".sha256").exists()
-    )
+    """The line face the build made (the newest: the cache may hold older ones)."""
+    made = (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
+    return max(made, key=lambda path: path.stat().st_mtime_ns)
 
 
 def _kept_metrics(cache: Path) -> Path:
