@@ -22,8 +22,9 @@ from deckforge.fsutil import JOURNAL_NAME, STAGING_NAME
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 #: Runs a build in a process of its own that kills itself outright (SIGKILL: nothing is
-#: cleaned up) at the N-th call of what it is told to break: rendering a file, or moving
-#: a file into place (every write and every publishing step is an ``os.replace``).
+#: cleaned up) at the N-th call of what it is told to break: rendering a file, any
+#: ``os.replace`` (every write and every publishing step is one), or a move of a staged
+#: file into place.
 _RUNNER = """
 import os, signal, sys
 from deckforge.build import run
@@ -46,7 +47,10 @@ if point == "render":
 else:
     real_replace = os.replace
     def replace(source, target):
-        hit()
+        # "move": only the moves of staged files into place count.
+        staging = ".deckforge-staging"
+        if point != "move" or (staging in str(source) and staging not in str(target)):
+            hit()
         real_replace(source, target)
     os.replace = replace
 
@@ -251,9 +255,8 @@ def test_a_build_killed_while_publishing_removes_what_it_no_longer_makes_when_fi
     removed,
 ):
     decks, out = removed
-    # Nothing is drawn again: the manifest, the record and the journal are written, and
-    # the build is killed at the first move into place.
-    command = [sys.executable, "-c", _RUNNER, "replace", "4", *_arguments(decks, out)]
+    # Killed at the first move into place: the journal is written, nothing moved yet.
+    command = [sys.executable, "-c", _RUNNER, "move", "1", *_arguments(decks, out)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert (out / JOURNAL_NAME).is_file() and _spots(out).is_file()
