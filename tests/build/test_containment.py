@@ -339,3 +339,18 @@ def test_preview_without_building_reads_no_pdf_a_tampered_manifest_names_outside
     assert err == f"deckforge: build/manifest.json: not a deckforge build manifest ({reason})\n"
     assert str(stolen) not in opened
     assert _outside(opened, quiz) == []
+
+
+def test_a_yaml_card_naming_a_picture_outside_the_project_is_an_error_at_its_line(
+    quiz, elsewhere, capsys
+):
+    roles = quiz / "decks" / "quiz" / "roles.yaml"
+    text = roles.read_text()
+    first = text.index("    icon: ")
+    roles.write_text(f"{text[:first]}    portrait: {elsewhere / 'secret.png'}\n{text[first:]}")
+    line = text[:first].count("\n") + 1
+    assert main(["--decks", str(quiz / "decks"), "validate"]) == 1
+    assert (
+        f"decks/quiz/roles.yaml:{line}:15: cards[0].portrait: '{elsewhere / 'secret.png'}' is "
+        "outside the project folder; art must stay inside it"
+    ) in capsys.readouterr().err.splitlines()
