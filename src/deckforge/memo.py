@@ -35,8 +35,8 @@ def read(name: str) -> dict[str, str]:
     path = cache_dir() / name
     try:
         text = read_regular(path, 130 * MEMO_ENTRIES + 64).decode("ascii")
-    except FileNotFoundError:
-        return {}
+    except (FileNotFoundError, NotADirectoryError):
+        return {}  # none kept yet
     except (OSError, UnicodeDecodeError):
         text = ""
     lines = text[len(_MEMO_MAGIC) :].splitlines() if text.startswith(_MEMO_MAGIC) else None
