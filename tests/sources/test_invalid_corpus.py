@@ -58,6 +58,10 @@ def _make(root: Path, target: Path, how: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     if how == "corrupt-png":
         target.write_bytes(b"\x89PNG\r\n\x1a\n" + b"not really an image" * 10)
+    elif how == "gif-png":
+        Image.new("RGB", (600, 600), (200, 60, 40)).save(target, format="GIF")
+    elif how == "text-jpg":
+        target.write_text("shopping: eggs, flour, butter\n")
     elif how == "bomb-png":
         target.write_bytes(_png(12_000, 12_000))
     elif how == "low-dpi-png":

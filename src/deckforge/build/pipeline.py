@@ -21,7 +21,7 @@ from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
 from deckforge.build.record import CACHE_NAME
 from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
-from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
+from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, display_path, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
@@ -178,13 +178,15 @@ def build(
             report.unchanged = [m.entry for m in done if not m.written]
             entries = report.written + report.unchanged
             listing = staging.path(build_manifest.MANIFEST_NAME)
+            gone, kept = build_manifest.no_longer_made(out_dir, entries, rebuilt)
+            report.warnings += [_kept_warning(out_dir, path) for path in kept]
             build_manifest.write(out_dir, entries, rebuilt, listing)
             cache.remember(
                 record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
             )
             # Every file at once, the manifest last (for readers that do not know the journal).
             written = [m.relpath for m in done if m.written]
-            staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
+            staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME], gone)
         # Design colours the press cannot print: said, never failing a build (--strict too).
         report.warnings = notes + report.warnings + reach.unreachable(editions, profiles)
         return report
@@ -198,6 +200,16 @@ def _only(edition: Edition, cards: Mapping[str, Collection[str]]) -> Edition:
         if deck.id in cards
     )
     return replace(edition, decks=tuple(d for d in decks if d.cards), components=())
+
+
+def _kept_warning(out_dir: Path, path: str) -> Problem:
+    """A file an earlier build made, which this one no longer makes, kept because it has
+    changed since it was made."""
+    message = (
+        "the build no longer makes this file, but it has changed since a build made it, "
+        "so it is kept; remove it if it is not wanted"
+    )
+    return Problem(SourceRef(display_path(out_dir / path)), message, WARNING)
 
 
 def _acceptance(

@@ -86,6 +86,8 @@ def _proof() -> tuple:
 
 def export(args: argparse.Namespace) -> int:
     """``deckforge export png|tts``: images of the printer-profile card decks."""
+    from urllib.parse import quote
+
     from deckforge.render import raster
 
     started = time.perf_counter()
@@ -102,7 +104,8 @@ def export(args: argparse.Namespace) -> int:
             plans.append(raster.png_plan(deck, folder, proof=proof))
             continue
         title = f"{name.replace('-', ' ').capitalize()} ({edition})"
-        url = args.base_url and f"{args.base_url.rstrip('/')}/{edition}/tts/{name}/"
+        folder_url = f"{quote(edition, safe='')}/tts/{quote(name, safe='')}/"
+        url = args.base_url and f"{args.base_url.rstrip('/')}/{folder_url}"
         plans.append(raster.tts_plan(deck, folder, f"{edition}-{name}", title, base_url=url))
     done = raster.carry_out(plans, args.jobs, _images_progress("drawing"))
     for plan in plans:

@@ -12,6 +12,7 @@ import hashlib
 import pickle
 from collections.abc import Iterable, Iterator
 
+from deckforge.fsutil import read_regular
 from deckforge.kinds import deck_kinds
 from deckforge.layout.ops import Card as LaidCard
 from deckforge.model import Deck, Edition
@@ -26,11 +27,12 @@ def _digest(*parts: object) -> str:
 
 
 def _art(paths: tuple) -> bytes:
-    """The bytes of a card's own picture files: a new picture at the same path is a change."""
+    """The bytes of a card's own picture files (each inside the project, as its kind's
+    ``card_art`` gives them): a new picture at the same path is a change."""
     found = []
     for path in paths:
         try:
-            found.append(path.read_bytes())
+            found.append(read_regular(path))
         except OSError:
             found.append(b"missing")
     return b"\0".join(found)

@@ -38,7 +38,12 @@ class OutputIntent:
         """A shop's profile: read, checked to be a CMYK output profile, and named."""
         import hashlib
 
-        data = Path(icc).read_bytes()
+        from deckforge.fsutil import read_regular
+
+        try:
+            data = read_regular(Path(icc), MAX_ICC_BYTES)
+        except OSError as error:  # a pipe or a device is refused, not waited on
+            raise ValueError(f"{icc}: {error.strerror or error}") from None
         if data[12:16] != b"prtr" or data[16:20] != b"CMYK":
             raise ValueError(f"{icc}: not a CMYK output (printer) ICC profile")
         fields.setdefault("condition_name", _description(data) or Path(icc).stem)
@@ -68,6 +73,10 @@ def _description(data: bytes) -> str:
         return ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(data))).strip()
     except (OSError, ImageCms.PyCMSError):
         return ""
+
+
+#: The largest shop's ICC profile read (press profiles take a few megabytes).
+MAX_ICC_BYTES = 64 * 1024 * 1024
 
 
 @record(frozen=True, eq=False)

@@ -96,7 +96,9 @@ def output_profile(intent: OutputIntent, ink_limit: float) -> bytes:
 
 @lru_cache(maxsize=8)
 def _read(path: Path) -> bytes:
-    return Path(path).read_bytes()
+    from deckforge.fsutil import read_regular
+
+    return read_regular(Path(path))
 
 
 def is_cmyk_profile(data: bytes) -> bool:

@@ -329,7 +329,22 @@ def _cached(path: Path) -> bytes | None:
         _log.warning("%s: the cached press profile cannot be read (%s); making it again", path, exc)
         return None
     head, _, data = raw.partition(b"\n")
-    if head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]:
+    whole = (
+        head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]
+    )
+    if whole and _icc_cmyk(data):
         return data
     _log.warning("%s: the cached press profile is damaged; making it again", path)
     return None
+
+
+def _icc_cmyk(data: bytes) -> bool:
+    """Whether bytes are a CMYK output profile as ICC lays one out: its size in its
+    first four bytes, the 'acsp' signature, the 'prtr' class and the CMYK space."""
+    return (
+        len(data) >= 132
+        and int.from_bytes(data[:4], "big") == len(data)
+        and data[36:40] == b"acsp"
+        and data[12:16] == b"prtr"
+        and data[16:20] == b"CMYK"
+    )

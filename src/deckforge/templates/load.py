@@ -16,6 +16,7 @@ A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +34,11 @@ EDITION_FOLDER = TEMPLATES_FOLDER
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: How many templates one may extend one after another (a extends b extends c…).
 MAX_EXTENDS = 32
+#: What a template's name is (the schemas say the same of ``extends``, ``face`` and
+#: ``back``): never a path, so no name leads out of its folder.
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+#: What a name that is not one is told.
+NAME_RULE = "use letters, digits, '-' and '_', starting with a letter"
 #: Keys of a template that a template extending it replaces.
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
@@ -145,7 +151,10 @@ class Library:
         return cls(layers)
 
     def find(self, name: str, start: int = 0) -> tuple[Path, int] | None:
-        """The file of a template, and the index of its layer, looking from ``start``."""
+        """The file of a template, and the index of its layer, looking from ``start``;
+        only a name (:data:`NAME`) is looked for, never a path."""
+        if not NAME.fullmatch(name):
+            return None
         for index in range(start, len(self.layers)):
             candidate = self.layers[index].folder / f"{name}.yaml"
             if candidate.is_file():
@@ -163,6 +172,9 @@ class Library:
     def _resolve(
         self, name: str, start: int, ref: SourceRef | None, chain: list[str]
     ) -> tuple[Template | None, list[Problem]]:
+        if not NAME.fullmatch(name):
+            where = ref or SourceRef(f"{EDITION_FOLDER}/")
+            return None, [Problem(where, f"'{name}' is not a template name: {NAME_RULE}")]
         found = self.find(name, start)
         if found is None:
             where = ref or SourceRef(f"{EDITION_FOLDER}/{name}.yaml")
@@ -173,9 +185,9 @@ class Library:
         if key in self.resolved:
             return self.resolved[key]
         layer = self.layers[index]
-        if layer.folder != SHIPPED and not inside(path, layer.root):
-            # An edition's own template that leads out of the project (a link): loading
-            # the edition reports it, and nothing outside the project is read.
+        if not inside(path, layer.root):
+            # A template that leads out of the project (or deckforge's own folder) through
+            # a link: loading the edition reports it, and nothing outside is read.
             where = SourceRef(layer.display(path))
             return None, [Problem(where, "the template is outside the project folder")]
         label = f"{name} ({layer.display(path)})"

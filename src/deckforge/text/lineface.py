@@ -32,8 +32,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import os
-import tempfile
+import io
 import unicodedata
 from functools import cache
 from importlib.metadata import version
@@ -43,8 +42,9 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from deckforge.text import fonts, shaping
 
-#: Bump when the way the face is made changes, so cached files are remade.
-_VERSION = 4
+#: Bump when the way the face is made changes, or how it is kept, so cached files are
+#: remade (4: kept with a checksum beside it; 5: with the variants HarfBuzz draws).
+_VERSION = 5
 
 #: Characters that draw nothing: the face gives them empty glyphs of no width.
 FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
@@ -153,7 +153,7 @@ def reads_as(code: int) -> str:
     return ch
 
 
-def _make(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) -> None:
+def _make(arabic: Path, latin: Path, ps_name: str, weight: str) -> bytes:
     from fontTools.ttLib import TTFont as FTFont
     from fontTools.ttLib.tables._g_l_y_f import Glyph
 
@@ -224,15 +224,9 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) ->
     names.setName(style, 2, 3, 1, 0x409)
     names.setName(f"{family} {style}", 4, 3, 1, 0x409)
     names.setName(ps_name, 6, 3, 1, 0x409)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
-    try:
-        font.save(temp)
-        os.replace(temp, target)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def _spaced_marks(font, space: str, arabic_cmap: dict, mapping: dict) -> None:
@@ -316,8 +310,8 @@ def make(weight: str) -> None:
     (:mod:`deckforge.build.warm`)."""
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     target = _target(weight, arabic.path, latin.path)
-    if not target.exists():
-        _make(arabic.path, latin.path, target, _ps_name(weight), weight)
+    if fonts.cached_bytes(target) is None:
+        fonts.keep_bytes(target, _make(arabic.path, latin.path, _ps_name(weight), weight))
 
 
 def _ps_name(weight: str) -> str:
@@ -332,6 +326,20 @@ def _target(weight: str, arabic: Path, latin: Path) -> Path:
     return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
 
 
+def _stream(data: bytes, target: Path) -> io.BytesIO:
+    """The bytes checked, for ReportLab to read, named as the file they are kept in."""
+    stream = io.BytesIO(data)
+    stream.name = str(target)
+    return stream
+
+
+def _made(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) -> bytes:
+    """The line face made, and kept in the cache (with its checksum) at ``target``."""
+    data = _make(arabic, latin, ps_name, weight)
+    fonts.keep_bytes(target, data)
+    return data
+
+
 @cache
 def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     """The registered line face at a shipped weight (regular or bold), made on first
@@ -339,9 +347,16 @@ def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     ps_name = _ps_name(weight)
     target = _target(weight, arabic.path, latin.path)
-    if not target.exists():
-        _make(arabic.path, latin.path, target, ps_name, weight)
-    font = ttfonts.TTFont(ps_name, str(target))
+    data = fonts.cached_bytes(target)  # None when missing, or damaged (said so)
+    if data is None:
+        data = _made(arabic.path, latin.path, target, ps_name, weight)
+    try:
+        font = ttfonts.TTFont(ps_name, _stream(data, target))
+    except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
+        # Whole by its checksum, yet not a font ReportLab can read: made again.
+        fonts.damaged(target, f"it is not a font ReportLab can read: {exc}")
+        data = _made(arabic.path, latin.path, target, ps_name, weight)
+        font = ttfonts.TTFont(ps_name, _stream(data, target))
     pdfmetrics.registerFont(font)
     PATHS[ps_name] = target
     return fonts.FontFace(

@@ -32,6 +32,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--base-url",
+        type=values.base_url,
         default=None,
         metavar="URL",
         help="tts: the address the build folder will be served from, for the saved objects' "
