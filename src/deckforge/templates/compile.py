@@ -9,7 +9,6 @@ fields, fitting its text and making the drawing operations.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from deckforge.templates.elements import (
     Whole,
     element_type,
 )
-from deckforge.templates.lengths import Box, LengthError, length
+from deckforge.templates.lengths import Box, LengthError, length, names_in, names_used
 from deckforge.templates.load import Template
 from deckforge.templates.spec import Spec
 from deckforge.text import fonts
@@ -105,7 +104,7 @@ class Compiler:
         self.failed: set[str] = set()
         trim = Box(self.card.w, self.card.h)
         for name, (value, origin) in template.sizes.items():
-            if isinstance(value, str) and self.failed.intersection(_NAME.findall(value)):
+            if isinstance(value, str) and self.failed.intersection(names_in(value)):
                 self.failed.add(name)
                 continue
             try:
@@ -190,7 +189,7 @@ class Compiler:
         problem is where that name was set: that is what made the value wrong."""
         where = spec.at(key)
         own = self.template.ref.file
-        used = _names_in(spec, key)
+        used = names_used(spec.data, key)
         if self.failed.intersection(used):
             return  # a size it uses could not be worked out, and that was reported
         if where.file != own:
@@ -466,22 +465,6 @@ class Compiler:
             )
         return not wrong
 
-
-def _names_in(spec: Spec, key: str) -> list[str]:
-    """The names (``safe``, sizes) a length key's value uses; for a key of the element's
-    box, the names its box's keys use (a box is worked out from them together)."""
-    if key not in _LENGTHS:
-        return []
-    keys = _BOX if key in _BOX else (key,)
-    values = [str(spec.data[k]) for k in keys if isinstance(spec.data.get(k), (str, list))]
-    return _NAME.findall(" ".join(values))
-
-
-_BOX = ("x", "y", "w", "h", "size", "right", "bottom")
-#: The keys that hold lengths.
-_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
-_LENGTHS += ("min_font_size",)
-_NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
 
 STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
 STYLE_KEYS += ("leading", "max_lines")

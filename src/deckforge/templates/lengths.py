@@ -237,3 +237,27 @@ def number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise LengthError(f"expected a number, not {value!r}")
     return float(value)
+
+
+#: The keys of an element's box, worked out from each other.
+_BOX = ("x", "y", "w", "h", "size", "right", "bottom")
+#: The keys that hold lengths.
+_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
+_LENGTHS += ("min_font_size",)
+#: A name in a length's expression (``safe``, a size), not a unit or a function.
+_NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
+
+
+def names_in(value: str) -> list[str]:
+    """The names (``safe``, sizes) a length's expression uses."""
+    return _NAME.findall(value)
+
+
+def names_used(data: Mapping, key: str) -> list[str]:
+    """The names a length key of an element uses; for a key of its box, the names its
+    box's keys use (a box is worked out from them together)."""
+    if key not in _LENGTHS:
+        return []
+    keys = _BOX if key in _BOX else (key,)
+    values = [str(data[k]) for k in keys if isinstance(data.get(k), (str, list))]
+    return names_in(" ".join(values))

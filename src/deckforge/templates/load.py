@@ -31,7 +31,6 @@ from deckforge.templates.spec import Origin, Spec
 SHIPPED = Path(__file__).parent / "shipped"
 #: The folder of an edition that holds its templates.
 EDITION_FOLDER = TEMPLATES_FOLDER
-_PACKAGE = Path(__file__).resolve().parents[1]
 #: How many templates one may extend one after another (a extends b extends c…).
 MAX_EXTENDS = 32
 #: What a template's name is (the schemas say the same of ``extends``, ``face`` and
@@ -147,7 +146,8 @@ class Library:
             own = edition_folder / EDITION_FOLDER
             if own.is_dir():
                 layers.append(Layer(own, root or edition_folder))
-        layers.append(Layer(SHIPPED, _PACKAGE))
+        # deckforge's own templates may name files anywhere in its package folder.
+        layers.append(Layer(SHIPPED, SHIPPED.resolve().parents[1]))
         return cls(layers)
 
     def find(self, name: str, start: int = 0) -> tuple[Path, int] | None:
