@@ -296,6 +296,8 @@ def _held(target: Path) -> bool:
     """Whether another program holds ``target`` open so that it cannot be replaced, as
     Windows does for a PDF open in Acrobat (POSIX lets a file be replaced while open)."""
     try:
+        if not stat.S_ISREG(os.lstat(target).st_mode):
+            return False  # replaced whole; opening a named pipe would wait for a reader
         with open(target, "ab"):
             return False
     except FileNotFoundError:

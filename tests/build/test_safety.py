@@ -195,3 +195,13 @@ def test_a_file_held_open_by_another_program_is_named_and_the_build_left_whole(
     assert _snapshot(good_build) == before
     monkeypatch.setattr(fsutil, "_held", real)
     assert main(_args(good_build, "--force")) == 0
+
+
+def test_asking_whether_a_named_pipe_is_held_open_does_not_wait(tmp_path):
+    # Opening a named pipe to write waits for a reader; it is replaced whole, not asked.
+    from deckforge import fsutil
+
+    pipe = tmp_path / "places.pdf"
+    os.mkfifo(pipe)
+    assert fsutil._held(pipe) is False
+    assert fsutil._held(tmp_path / "missing.pdf") is False
