@@ -17,13 +17,27 @@ from deckforge.cli.commands import (
     new,
     preflight,
     preview,
+    serve,
     templates,
     validate,
     watch,
 )
 
 #: The commands, in the order ``deckforge --help`` lists them.
-COMMANDS = (init, validate, build, listing, export, preview, preflight, lint, watch, new, templates)
+COMMANDS = (
+    init,
+    validate,
+    build,
+    listing,
+    export,
+    preview,
+    serve,
+    preflight,
+    lint,
+    watch,
+    new,
+    templates,
+)
 
 
 def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

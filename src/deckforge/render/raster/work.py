@@ -242,10 +242,12 @@ class Plan:
 
 @record
 class Outcome:
-    """What carrying plans out did: files written and files found up to date."""
+    """What carrying plans out did: files written and files found up to date, and the
+    paths of the images made (what a live preview tells open pages to load again)."""
 
     written: int = 0
     unchanged: int = 0
+    images: list[str] = field(default_factory=list)
 
 
 def _load_record(folder: Path) -> dict:
@@ -302,6 +304,7 @@ def carry_out(
         for path, key, size in run(todo, processes, advance):
             records[Path(path).parent][Path(path).name] = {"key": key, "size": size}
             outcome.written += 1
+            outcome.images.append(path)
     finally:
         for plan in plans:
             _tidy(plan, records[plan.folder])
