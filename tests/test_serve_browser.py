@@ -61,7 +61,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         old = _picture(browser, before)
 
         places.write_text(text.replace("{en: Kitchen,", "{en: Messy Kitchen,", 1), "utf-8")
-        _until(browser, "(%s).src.includes('?v=') && (%s).loaded" % (FIRST, FIRST))
+        _until(browser, f"({FIRST}).src.includes('?v=') && ({FIRST}).loaded")
         after = browser.evaluate(FIRST)
         assert browser.evaluate("window.loadedOnce") == "still the same page"
         assert browser.evaluate("window.scrollY") == scrolled
@@ -80,7 +80,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
 
         places.write_text(text, "utf-8")
         _until(browser, "document.getElementById('problems').textContent.trim() === ''")
-        _until(browser, "(%s).alt === 'Kitchen' && (%s).loaded" % (FIRST, FIRST))
+        _until(browser, f"({FIRST}).alt === 'Kitchen' && ({FIRST}).loaded")
         assert browser.evaluate("window.loadedOnce") == "still the same page"
     finally:
         browser.close()
