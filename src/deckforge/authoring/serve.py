@@ -64,6 +64,7 @@ def serve(
     thread.start()
     on_ready(server.url)
     version = 0
+    decks: dict = {}
 
     def rebuilt(result: Round) -> None:
         nonlocal version
@@ -75,7 +76,9 @@ def serve(
         changed: list[str] = []
         names: dict[str, str] = {}
         try:
-            site = write_site(out_dir, out_dir / SITE, editions=editions, live=True, problems=shown)
+            site = write_site(
+                out_dir, out_dir / SITE, editions=editions, live=True, problems=shown, decks=decks
+            )
             base = out_dir.resolve()
             for image in site.images:
                 path = Path(image).resolve().relative_to(base).as_posix()

@@ -10,6 +10,7 @@ print shop gets. Pages come from Jinja2 templates in ``templates/``.
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -153,7 +154,9 @@ def preview_site(
     return write_site(build_dir, site_dir, warnings, stale, processes).index
 
 
+@cache
 def _environment():
+    """The templates' environment: made once, as it compiles each template once."""
     import jinja2
 
     return jinja2.Environment(
@@ -180,13 +183,16 @@ def write_site(
     editions: list[str] | None = None,
     live: bool = False,
     problems: list[str] | None = None,
+    decks: dict[tuple[str, str], Deck] | None = None,
 ) -> Site:
     """Write the preview site of the build in ``build_dir`` into ``site_dir`` (see
     :func:`preview_site`), of the editions named (all by default).
 
     ``live`` pages load ``live.js``, which keeps them current as ``deckforge serve``
     tells them what changed, and show ``problems`` (the command line's text of each)
-    above the cards of the last good build.
+    above the cards of the last good build. ``decks`` keeps the card files read, by
+    path and SHA-256, for the next call: a file the build did not change is not read
+    again.
     """
     build_dir, site_dir = Path(build_dir), Path(site_dir)
     environment = _environment()
@@ -198,7 +204,7 @@ def write_site(
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
         edition, edition_plans, edition_pages, edition_names = _edition_site(
-            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}
+            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks
         )
         for name, context in edition_pages.items():
             page = environment.get_template("deck.html").render({**context, **common})
@@ -222,8 +228,25 @@ def write_site(
     return Site(site_dir / "index.html", images, names)
 
 
+def _read(pdf: Path, entry: dict, decks: dict[tuple[str, str], Deck] | None) -> Deck:
+    """The card file of ``entry``, from ``decks`` when it was read before as it is now."""
+    key = (str(pdf), str(entry.get("sha256")))
+    if decks is None or entry.get("sha256") is None:
+        return read_deck(pdf, entry)
+    if key not in decks:
+        for old in [k for k in decks if k[0] == key[0]]:
+            del decks[old]
+        decks[key] = read_deck(pdf, entry)
+    return decks[key]
+
+
 def _edition_site(
-    edition_id: str, groups: dict, build_dir: Path, site_dir: Path, warnings: dict
+    edition_id: str,
+    groups: dict,
+    build_dir: Path,
+    site_dir: Path,
+    warnings: dict,
+    decks: dict[tuple[str, str], Deck] | None,
 ) -> tuple[dict, list[Plan], dict[str, dict], dict[str, str]]:
     """One edition of the site: what the index shows of it, the plans of its decks'
     images, each deck page's context by file name, and the card name of each face image."""
@@ -257,7 +280,7 @@ def _edition_site(
         edition["decks"].append(shown)
         if source is None:
             continue
-        deck = read_deck(build_dir / source["path"], source)
+        deck = _read(build_dir / source["path"], source, decks)
         plan, faces, backs = _deck_plan(deck, edition_dir / name)
         plans.append(plan)
         for face in faces:

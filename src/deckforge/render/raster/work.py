@@ -331,4 +331,7 @@ def _tidy(plan: Plan, record: dict) -> None:
     if plan.jobs or record:
         kept = {name: made for name, made in record.items() if name in wanted}
         data = json.dumps(kept, indent=0, sort_keys=True).encode()
-        write_atomic(plan.folder / RECORD_NAME, data)
+        target = plan.folder / RECORD_NAME
+        # Kept as it is when nothing changed: a live preview redoes every plan on each save.
+        if not target.is_file() or target.read_bytes() != data:
+            write_atomic(target, data)
