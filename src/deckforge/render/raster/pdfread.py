@@ -302,6 +302,12 @@ def read_deck(pdf: Path, entry: dict | None = None) -> Deck:
     entry = entry if entry is not None else manifest_entry(pdf)
     with opened(pdf) as document:
         geometry = card_file(pdf, document, entry)
+    return deck_of(pdf, geometry, entry)
+
+
+def deck_of(pdf: Path, geometry: CardFile, entry: dict | None) -> Deck:
+    """What the pages of a card file of ``geometry`` are, from its manifest ``entry``
+    (see :class:`Deck`)."""
     count = geometry.cards
     names = (entry or {}).get("card_names")
     if not (isinstance(names, list) and len(names) == count):

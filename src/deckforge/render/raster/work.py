@@ -30,6 +30,8 @@ from deckforge.versions import version
 
 RECORD_NAME = ".deckforge-images.json"
 WHITE = (255, 255, 255)
+#: Up to this many jobs are made in the calling process by default (see :func:`run`).
+FEW_JOBS = 8
 
 
 @record(frozen=True)
@@ -179,9 +181,13 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> list[tuple[str, str, int]]:
     """Make every job, over ``processes`` processes (default: one per core); returns what
-    :func:`make` returns for each file. ``progress`` is told how many jobs are done."""
+    :func:`make` returns for each file. ``progress`` is told how many jobs are done.
+    A few jobs (an edit's) are made in this process unless ``processes`` says otherwise:
+    starting workers takes longer than drawing them."""
     if not jobs:
         return []
+    if processes is None and len(jobs) <= FEW_JOBS:
+        processes = 1
     processes = max(1, min(processes or os.cpu_count() or 1, len(jobs)))
     # Batches of jobs of one PDF, small enough to spread the work evenly.
     size = max(1, min(16, len(jobs) // (processes * 4)))
