@@ -41,6 +41,40 @@ def _picture(browser: Browser, shown: dict):
     return browser.screenshot(shown["x"], shown["y"], shown["width"], shown["height"])
 
 
+def _a_card_is_shown_large(browser: Browser, source: str) -> None:
+    """Clicking the first card shows it large, with its name, source line and template."""
+    browser.evaluate("document.querySelector('ol.faces a').click()")
+    shown = _until(
+        browser,
+        """(() => {
+          const d = document.querySelector("dialog.card");
+          const i = d.querySelector("img");
+          return d.open && i.complete && i.naturalWidth > 0 && {
+            title: d.querySelector(".title").textContent,
+            source: d.querySelector(".source").textContent,
+            width: i.naturalWidth, height: i.naturalHeight};
+        })()""",
+    )
+    assert shown["title"] == "1. Kitchen"
+    assert shown["source"] == f"{source} · template place"
+    assert max(shown["width"], shown["height"]) == 800
+    browser.evaluate("document.querySelector('dialog.card').close()")
+
+
+def _the_filter_keeps_the_cards_named(browser: Browser, text: str) -> None:
+    """Typing in the filter hides every face whose name does not hold the text."""
+    typed = f"""(() => {{ const f = document.getElementById("filter"); f.value = {text!r};
+      f.dispatchEvent(new Event("input", {{bubbles: true}}));
+      return [...document.querySelectorAll("ol.faces > li")]
+        .map((li) => [li.dataset.name, li.hidden]); }})()"""
+    items = browser.evaluate(typed)
+    shown = [name for name, hidden in items if not hidden]
+    assert shown and len(shown) < len(items)
+    assert all((text in name.lower()) != hidden for name, hidden in items)
+    cleared = browser.evaluate(typed.replace(repr(text), "''"))
+    assert not any(hidden for _, hidden in cleared)
+
+
 def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_path):
     chromium = find_chromium()
     assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
@@ -59,6 +93,8 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         before = browser.evaluate(FIRST)
         assert before["loaded"] and before["alt"] == "Kitchen"
         old = _picture(browser, before)
+        _a_card_is_shown_large(browser, f"decks/guess-the-mess/places.yaml:{line}:16")
+        _the_filter_keeps_the_cards_named(browser, "room")
 
         places.write_text(text.replace("{en: Kitchen,", "{en: Messy Kitchen,", 1), "utf-8")
         _until(browser, f"({FIRST}).src.includes('?v=') && ({FIRST}).loaded")
@@ -81,6 +117,13 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         places.write_text(text, "utf-8")
         _until(browser, "document.getElementById('problems').textContent.trim() === ''")
         _until(browser, f"({FIRST}).alt === 'Kitchen' && ({FIRST}).loaded")
+        assert browser.evaluate("window.loadedOnce") == "still the same page"
+
+        # A line added above the cards moves where each is written: the page follows.
+        places.write_text("# The places of the game.\n" + text, "utf-8")
+        moved = f"decks/guess-the-mess/places.yaml:{line + 1}:16"
+        _until(browser, f"document.querySelector('ol.faces a').dataset.source === '{moved}'")
+        _a_card_is_shown_large(browser, moved)
         assert browser.evaluate("window.loadedOnce") == "still the same page"
     finally:
         browser.close()

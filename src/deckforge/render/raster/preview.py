@@ -102,7 +102,14 @@ def _deck_plan(deck: Deck, folder: Path) -> tuple[Plan, list[dict], list[dict]]:
             "height": small[1],
         }
         if side == "face":
-            faces.append({**shown, "number": number + 1, "name": deck.names[number]})
+            faces.append(
+                {
+                    **shown,
+                    "number": number + 1,
+                    "name": deck.names[number],
+                    "source": deck.sources[number],
+                }
+            )
         else:
             backs.append({**shown, "number": number + 1, "cards": deck.shown_by(number)})
     return plan, faces, backs
@@ -191,9 +198,9 @@ def write_site(
 
     ``live`` pages load ``live.js``, which keeps them current as ``deckforge serve``
     tells them what changed, and show ``problems`` (the command line's text of each)
-    above the cards of the last good build. ``decks`` keeps the card files read, by
-    path and SHA-256, for the next call: a file the build did not change is not read
-    again (see :func:`_read`).
+    above the cards of the last good build. ``decks`` keeps the geometry of the card
+    files read for the next call, so that their pages are not checked again (see
+    :func:`_read`).
     """
     build_dir, site_dir = Path(build_dir), Path(site_dir)
     environment = _environment()
@@ -234,23 +241,22 @@ _GEOMETRY = ("profile", "cards", "pages", "trim_mm", "bleed_mm")
 
 
 def _read(pdf: Path, entry: dict, decks: dict | None) -> Deck:
-    """The card file of ``entry``; from ``decks`` when it was read before as it is now.
+    """The card file of ``entry``, its pages checked once in ``decks``' keeping.
 
-    A file the build made again with the same geometry (its entry's cards, pages, trim
-    and bleed) keeps the checked geometry of its earlier reading: checking every page of
-    a 400-card file took longer than drawing the cards that changed in it.
+    A file read before, or made again with the same geometry (its entry's cards, pages,
+    trim and bleed), keeps the checked geometry of that reading: checking every page of
+    a 400-card file took longer than drawing the cards that changed in it. What its
+    pages are comes from the entry each time.
     """
-    if decks is None or entry.get("sha256") is None:
+    if decks is None:
         return read_deck(pdf, entry)
-    key, geometry = (str(pdf), str(entry["sha256"])), tuple(entry.get(k) for k in _GEOMETRY)
-    if key not in decks:
-        earlier = [k for k in decks if k[0] == key[0]]
-        same = [decks[k][1] for k in earlier if decks[k][0] == geometry]
-        for old in earlier:
-            del decks[old]
-        deck = deck_of(pdf, same[0].geometry, entry) if same else read_deck(pdf, entry)
-        decks[key] = (geometry, deck)
-    return decks[key][1]
+    geometry = tuple(entry.get(k) for k in _GEOMETRY)
+    known = decks.get(str(pdf))
+    if known is not None and known[0] == geometry:
+        return deck_of(pdf, known[1], entry)
+    deck = read_deck(pdf, entry)
+    decks[str(pdf)] = (geometry, deck.geometry)
+    return deck
 
 
 def _edition_site(
@@ -294,6 +300,7 @@ def _edition_site(
         if source is None:
             continue
         deck = _read(build_dir / source["path"], source, decks)
+        shown["template"] = deck.template
         plan, faces, backs = _deck_plan(deck, edition_dir / name)
         plans.append(plan)
         for face in faces:

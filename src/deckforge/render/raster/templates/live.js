@@ -31,12 +31,35 @@
     if (shown && changed.has(pathOf(shown.src))) shown.src = pathOf(shown.src) + "?v=" + update.version;
   }
 
+  // What the page says of each card (names, where each is written) as the server has it
+  // now: a line added above a card moves it without changing its picture.
+  async function relabel() {
+    const response = await fetch(location.pathname, { cache: "no-store" });
+    if (!response.ok) return;
+    const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    const items = document.querySelectorAll("ol.faces > li[data-name]");
+    const freshItems = fresh.querySelectorAll("ol.faces > li[data-name]");
+    if (items.length !== freshItems.length) return;
+    items.forEach((item, index) => {
+      const source = freshItems[index];
+      item.dataset.name = source.dataset.name;
+      const link = item.querySelector("a[data-title]");
+      Object.assign(link.dataset, source.querySelector("a[data-title]").dataset);
+      item.querySelector("img").alt = source.querySelector("img").alt;
+      item.querySelector("figcaption bdi").textContent =
+        source.querySelector("figcaption bdi").textContent;
+    });
+  }
+
   const events = new EventSource("/events");
   events.addEventListener("update", (message) => {
     const update = JSON.parse(message.data);
     // The panel is HTML the server made with every source text escaped.
     document.getElementById("problems").innerHTML = update.problems;
-    if (window.deckforgeLive.version !== null) refresh(update);
+    if (window.deckforgeLive.version !== null) {
+      refresh(update);
+      relabel().catch(() => null);
+    }
     window.deckforgeLive.version = update.version;
     window.deckforgeLive.updates += 1;
   });
@@ -49,11 +72,14 @@
     if (!dialog) {
       dialog = document.createElement("dialog");
       dialog.className = "card";
-      dialog.innerHTML = '<form method="dialog"><p class="title"></p><img alt=""><p><button>Close</button></p></form>';
+      dialog.innerHTML = '<form method="dialog"><p class="title"></p><img alt="">' +
+        '<p class="source note"></p><p><button>Close</button></p></form>';
       dialog.addEventListener("click", (click) => { if (click.target === dialog) dialog.close(); });
       document.body.append(dialog);
     }
     dialog.querySelector(".title").textContent = link.dataset.title;
+    const where = [link.dataset.source, link.dataset.template && "template " + link.dataset.template];
+    dialog.querySelector(".source").textContent = where.filter(Boolean).join(" · ");
     dialog.querySelector("img").src = link.href;
     dialog.showModal();
   });
