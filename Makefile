@@ -46,9 +46,11 @@ test-quick: $(STAMP)
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
-# preview in a headless Chromium and measure the press model against FOGRA's data from
-# icc-profiles-free; install what is missing where this machine can. pdf.js is unpacked
-# into a cache folder, never into the project.
+# preview in a headless Chromium, render CMYK pages to CMYK pixels with MuPDF (the soft
+# proofs' reference), make a shop's CMYK profile with Argyll, measure the press model
+# against FOGRA's data from icc-profiles-free and draw card suits in DejaVu Sans; install
+# what is missing where this machine can. pdf.js is unpacked into a cache folder, never
+# into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
 
@@ -57,10 +59,13 @@ test-tools:
 	command -v pdftotext >/dev/null || need="$$need poppler-utils"; \
 	command -v chromium >/dev/null || need="$$need chromium"; \
 	[ -f /usr/share/color/icc/FOGRA39L.ti3 ] || need="$$need icc-profiles-free"; \
+	[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$$need fonts-dejavu-core"; \
 	/usr/bin/python3 -c "import gi; gi.require_version('Poppler', '0.18')" 2>/dev/null \
 		|| need="$$need python3-gi gir1.2-poppler-0.18"; \
 	command -v node >/dev/null || need="$$need nodejs"; \
 	command -v npm >/dev/null || need="$$need npm"; \
+	command -v mutool >/dev/null || need="$$need mupdf-tools"; \
+	command -v colprof >/dev/null || need="$$need argyll"; \
 	if [ -n "$$need" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need; \
@@ -76,7 +81,8 @@ test-tools:
 	fi
 
 fuzz: $(STAMP)
-	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py
+	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
+		tests/sources/test_fuzz_xlsx.py tests/test_fuzz_expr.py tests/test_fuzz_templates.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

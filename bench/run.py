@@ -14,6 +14,9 @@ Prints medians of several runs (with min and max) for:
     the floor: a minimal ReportLab script drawing the same number of plain text cards
     onto the same sheets with crop marks (bench/floors.py); wall time, processor time
     and peak memory (RSS) of both, and their ratios;
+  * colour: how near the default press profile and a shop's profile print every design
+    colour, a 729-colour grid and the grey axis to the best the inks reach
+    (bench/colour.py);
   * raster outputs of the English edition: PNG export (cold, with nothing changed, after
     editing one place name) against a floor (a plain loop drawing every page with
     PDFium and saving it with Pillow's defaults, in one process, as exports were made
@@ -44,6 +47,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import colour
 from floors import FLOOR, RASTER_FLOOR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -384,7 +388,7 @@ def compile_package() -> None:
 
 def main() -> None:
     """Every figure, or only those of ``BENCH_ONLY`` (``builds``, ``floor``, ``raster``,
-    comma-separated); printed, and written to bench/results.json."""
+    ``colour``, comma-separated); printed, and written to bench/results.json."""
     only = set(filter(None, os.environ.get("BENCH_ONLY", "").split(",")))
     compile_package()
     print(f"deckforge benchmark: {RUNS} runs each; {os.cpu_count()} cores")
@@ -406,6 +410,9 @@ def main() -> None:
             checks += floor_checks(results, startup)
         if not only or "raster" in only:
             found, figures["raster"] = raster(project, out, scratch)
+            checks += found
+        if not only or "colour" in only:
+            found, figures["colour"] = colour.separation(scratch)
             checks += found
     print("targets (medians):")
     for name, met, value in checks:

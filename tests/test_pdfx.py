@@ -165,6 +165,26 @@ def test_an_output_profile_that_is_not_cmyk_is_refused(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    "what,reason",
+    [("pipe", "it is a named pipe (FIFO), not a file"), ("folder", "it is a folder, not a file")],
+)
+def test_an_output_profile_that_is_not_a_file_is_refused_not_waited_on(
+    tmp_path, capsys, what, reason
+):
+    import os
+
+    from conftest import DECKS
+    from deckforge.cli import main
+
+    named = tmp_path / "shop.icc"
+    os.mkfifo(named) if what == "pipe" else named.mkdir()
+    args = ["--decks", str(DECKS), "build", "--out", str(tmp_path / "out"), "--quiet"]
+    assert main([*args, "--output-profile", str(named)]) == 1
+    assert capsys.readouterr().err == f"deckforge: --output-profile: {named}: {reason}\n"
+    assert not (tmp_path / "out").exists()
+
+
 # --- files that break one PDF/X rule fail preflight for it -------------------------------
 
 

@@ -244,3 +244,29 @@ def test_calibration_labels_are_7_pt_and_never_touch():
         for b in boxes[i + 1 :]:
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, (a, b)
+
+
+def test_a_profiles_lengths_out_of_range_are_errors_at_their_lines(tmp_path, monkeypatch):
+    from deckforge import profiles
+    from deckforge.errors import BuildFailed
+
+    text = (profiles.FOLDER / "pnp-a4.yaml").read_text(encoding="utf-8")
+    text = text.replace("margin: 6mm", "margin: 90mm").replace(
+        "gap: 0mm", "gap: 1" + "0" * 60 + "mm"
+    )
+    (tmp_path / "pnp-a4.yaml").write_text(text + "bleed: 2in\n", encoding="utf-8")
+    monkeypatch.setattr(profiles, "FOLDER", tmp_path)
+    profiles._loaded.cache_clear()
+    try:
+        with pytest.raises(BuildFailed) as failed:
+            profiles._loaded(("pnp-a4",))
+    finally:
+        profiles._loaded.cache_clear()
+    assert [p.format() for p in failed.value.problems] == [
+        "deckforge/profiles/pnp-a4.yaml:7:9: margin: a margin, gap or gutter must be from 0mm "
+        "to 50mm, not 90mm",
+        "deckforge/profiles/pnp-a4.yaml:8:6: gap: a margin, gap or gutter must be from 0mm to "
+        "50mm, not 1e+60mm",
+        "deckforge/profiles/pnp-a4.yaml:13:8: bleed: the bleed must be from 0mm to 25.4mm, "
+        "not 50.8mm",
+    ]

@@ -75,3 +75,82 @@ def test_zwnj_draws_nothing():
 def test_persian_digits_for_persian_readers():
     assert localise_digits("4 players", "fa") == "۴ players"
     assert localise_digits("۴ players", "en") == "4 players"
+
+
+# --- fitting is bounded in steps ---------------------------------------------------------------
+
+
+@pytest.fixture
+def tries(monkeypatch):
+    """How many sizes fit() tries (each a wrap of the text); more than 64 is an error."""
+    from deckforge.text import fit as fitting
+
+    counted = []
+    made = fitting._wrapper
+
+    def counting(*args):
+        lines_at, plain = made(*args)
+
+        def at(size):
+            counted.append(size)
+            assert len(counted) <= 64, "fit() tried more than 64 sizes"
+            return lines_at(size)
+
+        return at, plain
+
+    monkeypatch.setattr(fitting, "_wrapper", counting)
+    fitting.fit.cache_clear()
+    yield counted
+    fitting.fit.cache_clear()
+
+
+@pytest.mark.parametrize("size", [500, 14400])
+def test_text_is_fitted_in_a_bounded_number_of_tries_whatever_its_sizes(tries, size):
+    fitted = fit("Kitchen", 150, 40, TextStyle(size, 0.5), "en")
+    assert len(tries) <= 64
+    # The largest of the half points down from the preferred size at which it fits.
+    assert fitted.size == 29
+    fit("Kitchen", 150, 40, TextStyle(29, 29), "en")
+    with pytest.raises(FitError):
+        fit("Kitchen", 150, 40, TextStyle(29.5, 29.5), "en")
+
+
+@pytest.mark.parametrize("size", [float("inf"), float("nan"), 0.0, -3.0, 1e6, 1e300])
+def test_sizes_that_are_not_numbers_of_points_are_a_fit_error(tries, size):
+    with pytest.raises(FitError, match="cannot set text at"):
+        fit("Kitchen", 150, 40, TextStyle(size, size), "en")
+    assert tries == []
+
+
+LONG = (
+    "Draw a card, read it aloud and pass it left; whoever guessed the mess scores "
+    "the points printed in the corner, and the dealer scores one for each wrong guess."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "height", "size", "least"),
+    [
+        (LONG, 150, 60, 40, 4),
+        (LONG, 80, 200, 72, 6),
+        ("Kitchen", 20, 10, 100, 0.5),
+        ("**Bold** and :sword: words " * 6, 120, 90, 60.25, 3.1),
+        ("آشپزخانه و اتاق زیر شیروانی " * 4, 140, 70, 50, 5),
+    ],
+)
+def test_fitting_by_halves_finds_the_size_trying_every_half_point_would(
+    text, width, height, size, least
+):
+    """The sizes are tried in turn, then searched by halves: the size found is the first
+    of the half points down from the preferred size at which the text fits."""
+    locale = "fa" if not text.isascii() else "en"
+    expected, candidate = None, size
+    while candidate >= least - 1e-6:
+        try:
+            expected = fit(text, width, height, TextStyle(candidate, candidate), locale)
+        except FitError:
+            candidate = round(candidate - 0.5, 2)
+        else:
+            break
+    found = fit(text, width, height, TextStyle(size, least), locale)
+    assert expected is not None and found == expected

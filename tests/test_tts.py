@@ -97,6 +97,60 @@ def test_a_base_url_replaces_the_local_paths(built, manifest, tmp_path):
     assert not Draft202012Validator(SCHEMA).is_valid({"ObjectStates": [{**state, "DeckIDs": []}]})
 
 
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "javascript:alert(1)",
+            "'javascript:alert(1)' is a 'javascript:' address; give an http://, https:// or "
+            "file:// one, like https://example.org/build/",
+        ),
+        (
+            "example.org/build/",
+            "'example.org/build/' has no scheme: give an http://, https:// or file:// "
+            "address, like https://example.org/build/",
+        ),
+        (
+            "https://example.org/my decks/",
+            "'https://example.org/my decks/' has a space in it; write it as %20",
+        ),
+        (
+            'https://example.org/"x"/',
+            '\'https://example.org/"x"/\' has a quote or bracket (") in it; an address '
+            "cannot hold one",
+        ),
+        (
+            "https:///build/",
+            "'https:///build/' names no host: give one, like https://example.org/build/",
+        ),
+        (
+            "https://example.org/build/?x=1",
+            "'https://example.org/build/?x=1' has a query or fragment ('?' or '#'); give the "
+            "address of the folder the build is served from",
+        ),
+    ],
+)
+def test_a_base_url_that_is_not_an_http_https_or_file_address_is_refused(capsys, url, message):
+    from deckforge.cli import main
+
+    assert main(["export", "tts", "--base-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"deckforge export: error: argument --base-url: {message}\n"), err
+
+
+def test_a_base_url_is_percent_encoded_in_the_saved_object(built, manifest, tmp_path):
+    from deckforge.cli.values import base_url
+
+    url = base_url("HTTPS://example.org/بازی/50%25/")
+    assert url == "https://example.org/%D8%A8%D8%A7%D8%B2%DB%8C/50%25/"
+    found = entry(manifest, edition="gomaneh-fa", deck="votes", profile="printer")
+    plan = tts_plan(
+        read_deck(built / found["path"], found), tmp_path, "votes", "Votes", base_url=url
+    )
+    for custom in json.loads(plan.texts["votes.json"])["ObjectStates"][0]["CustomDeck"].values():
+        assert custom["FaceURL"] == f"{url}sheet-1.png"
+
+
 @pytest.mark.parametrize(("edition", "deck", "backs"), DECKS[:3])
 def test_every_face_in_the_sheets_is_its_card(built, manifest, tmp_path, edition, deck, backs):
     found, saved = _export(built, manifest, edition, deck, tmp_path, max_side=1536)

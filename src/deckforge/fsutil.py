@@ -18,7 +18,9 @@ journal (atomically, once every file is on disk) is the moment the new build exi
 a build killed before it leaves the previous build as it was, and the next build removes
 the staging folder, which holds nothing but what a build put there; a build killed
 after it is finished by whatever deckforge runs next on the folder
-(:func:`finish_publishing`), which moves the rest of the files. Everything that reads a
+(:func:`finish_publishing`), which moves the rest of the files. The journal also names
+the files of earlier builds that this one no longer makes, with their SHA-256: each is
+removed once the new files are in place, if it is still that file. Everything that reads a
 build folder finishes first, so it sees the previous build or the new one, whole.
 """
 
@@ -265,9 +267,10 @@ class Staging:
         staged.parent.mkdir(parents=True, exist_ok=True)
         return staged
 
-    def publish(self, relpaths: list[str]) -> None:
-        """Move the files written for ``relpaths`` into place: every one, or, if this
-        process is killed before the journal is written, none."""
+    def publish(self, relpaths: list[str], remove: dict[str, str] | None = None) -> None:
+        """Move the files written for ``relpaths`` into place, and remove the files of
+        earlier builds in ``remove`` (relative path → the SHA-256 they must still have):
+        every one, or, if this process is killed before the journal is written, none."""
         held = [name for name in relpaths if _held(self.out_dir / relative(name))]
         if held:
             raise DeckforgeError(
@@ -277,7 +280,9 @@ class Staging:
             )
         for relpath in relpaths:
             _sync(self.folder / relative(relpath))
-        journal = {"format": _JOURNAL_FORMAT, "files": list(relpaths)}
+        for relpath in remove or {}:
+            relative(relpath)
+        journal = {"format": _JOURNAL_FORMAT, "files": list(relpaths), "remove": remove or {}}
         with replacing(self.out_dir / JOURNAL_NAME) as temp:
             with open(temp, "w", encoding="utf-8") as handle:
                 json.dump(journal, handle)
@@ -309,6 +314,10 @@ def _finish(out_dir: Path) -> None:
         if not isinstance(data, dict) or data.get("format") != _JOURNAL_FORMAT:
             raise ValueError("it is not a journal deckforge wrote")
         names = [relative(name) for name in data.get("files", [])]
+        removed = data.get("remove", {})
+        if not isinstance(removed, dict) or not all(map(_sha256, removed.values())):
+            raise ValueError("what it removes is not files and their digests")
+        removed = {relative(name): sha for name, sha in removed.items()}
     except (OSError, ValueError, TypeError) as exc:
         _log.warning(
             "%s: cannot finish publishing the build that was interrupted (%s); the next "
@@ -316,7 +325,7 @@ def _finish(out_dir: Path) -> None:
             journal,
             exc,
         )
-        names = []
+        names, removed = [], {}
     folders = set()
     umask = os.umask(0)
     os.umask(umask)
@@ -330,8 +339,43 @@ def _finish(out_dir: Path) -> None:
         folders.add(target.parent)
     for folder in folders:
         _sync(folder)
+    for name, sha256 in removed.items():
+        remove_made(out_dir, name, sha256)
     journal.unlink(missing_ok=True)
     _remove_staging(out_dir)
+
+
+def _sha256(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64
+
+
+def file_sha256(path: Path) -> str | None:
+    """The SHA-256 of a regular file that is not a link; None for anything else."""
+    try:
+        if Path(path).is_symlink():
+            return None
+        with open_regular(path) as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def remove_made(out_dir: Path, name: PurePosixPath, sha256: str) -> bool:
+    """Remove a file a build made at ``name`` in ``out_dir`` if it is still the file it
+    made (a regular file, inside the folder, with that SHA-256), and the folders it
+    leaves empty up to ``out_dir``; whether it was removed."""
+    target = out_dir / relative(str(name))
+    if not inside(target.parent, out_dir) or file_sha256(target) != sha256:
+        return False
+    target.unlink()
+    folder = target.parent
+    while folder != out_dir and inside(folder, out_dir):
+        try:
+            folder.rmdir()
+        except OSError:
+            break  # not empty
+        folder = folder.parent
+    return True
 
 
 def _remove_staging(out_dir: Path) -> None:

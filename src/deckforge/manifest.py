@@ -16,7 +16,15 @@ import json
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.fsutil import finish_publishing, open_regular, read_regular, write_atomic
+from deckforge.fsutil import (
+    file_sha256,
+    finish_publishing,
+    inside,
+    open_regular,
+    read_regular,
+    relative,
+    write_atomic,
+)
 from deckforge.records import fields, record
 
 MANIFEST_NAME = "manifest.json"
@@ -90,6 +98,12 @@ class Entry:
                 ok = isinstance(value, wanted) and not isinstance(value, bool)
             if not ok:
                 raise ValueError(f"an entry's {name!r} is {value!r}")
+        try:
+            relative(values["path"])
+        except ValueError:
+            raise ValueError(
+                f"an entry's 'path' {values['path']!r} leads out of the build folder"
+            ) from None
         sha256 = data.get("sha256")
         if sha256 is not None:
             if not isinstance(sha256, str) or len(sha256) != 64:
@@ -160,7 +174,11 @@ def read(out_dir: Path) -> list[Entry]:
         outputs = json.loads(read_regular(path))["outputs"]
         if not isinstance(outputs, list):
             raise TypeError("'outputs' is not a list")
-        return [Entry.from_json(item) for item in outputs]
+        entries = [Entry.from_json(item) for item in outputs]
+        for entry in entries:
+            if not inside(Path(out_dir) / entry.path, out_dir):
+                raise ValueError(f"{entry.path!r} is a link out of the build folder")
+        return entries
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ManifestError(
             f"{display_path(path)}: not a deckforge build manifest ({error})"
@@ -181,6 +199,29 @@ def write(
     merged = sorted(kept + entries, key=lambda e: (e.edition, e.profile, e.path))
     text = json.dumps({"outputs": [e.to_json() for e in merged]}, indent=2, ensure_ascii=False)
     return write_atomic(into or out_dir / MANIFEST_NAME, text + "\n")
+
+
+def no_longer_made(
+    out_dir: Path, entries: list[Entry], replaced: set[tuple[str, str]]
+) -> tuple[dict[str, str], list[str]]:
+    """The files the manifest lists for the (edition, profile) pairs in ``replaced`` that
+    ``entries`` (this build's) no longer do: those still as the build made them, by path
+    with their SHA-256, which the build removes, and the paths of those that have changed
+    since (or whose digest is not known), which it keeps."""
+    made = {entry.path for entry in entries}
+    remove: dict[str, str] = {}
+    kept: list[str] = []
+    for entry in _readable(out_dir):
+        if (entry.edition, entry.profile) not in replaced or entry.path in made:
+            continue
+        path = Path(out_dir) / entry.path
+        if not path.is_file() and not path.is_symlink():
+            continue  # gone already
+        if entry.sha256 is not None and file_sha256(path) == entry.sha256:
+            remove[entry.path] = entry.sha256
+        else:
+            kept.append(entry.path)
+    return remove, kept
 
 
 def checked(out_dir: Path, entry: Entry) -> Path:
@@ -214,7 +255,9 @@ def _readable(out_dir: Path) -> list[Entry]:
     found = []
     for item in outputs if isinstance(outputs, list) else []:
         try:
-            found.append(Entry.from_json(item))
+            entry = Entry.from_json(item)
         except ValueError:
             continue
+        if inside(out_dir / entry.path, out_dir):
+            found.append(entry)
     return found

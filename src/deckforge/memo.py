@@ -32,20 +32,19 @@ def read(name: str) -> dict[str, str]:
     """A memo kept in the cache folder: what was worked out before, by the digest of
     what it was worked out from. The file is data only, checked line by line: a file
     that is missing, not regular, or has a line that is not two digests is no memo."""
+    path = cache_dir() / name
     try:
-        text = read_regular(cache_dir() / name, 130 * MEMO_ENTRIES + 64).decode("ascii")
+        text = read_regular(path, 130 * MEMO_ENTRIES + 64).decode("ascii")
+    except (FileNotFoundError, NotADirectoryError):
+        return {}  # none kept yet
     except (OSError, UnicodeDecodeError):
+        text = ""
+    lines = text[len(_MEMO_MAGIC) :].splitlines() if text.startswith(_MEMO_MAGIC) else None
+    found = [_MEMO_LINE.fullmatch(line) for line in lines or ()]
+    if lines is None or None in found:
+        _log.warning("%s: not a memo deckforge wrote; it is made again", path)
         return {}
-    if not text.startswith(_MEMO_MAGIC):
-        return {}
-    memo = {}
-    for line in text[len(_MEMO_MAGIC) :].splitlines():
-        found = _MEMO_LINE.fullmatch(line)
-        if found is None:
-            _log.warning("%s: not a memo deckforge wrote; it is made again", cache_dir() / name)
-            return {}
-        memo[found[1]] = found[2]
-    return memo
+    return {match[1]: match[2] for match in found}
 
 
 def write(name: str, memo: dict[str, str]) -> None:

@@ -163,3 +163,118 @@ def test_a_named_pipe_in_place_of_the_build_record_is_not_waited_on(tmp_path, ca
     err = capsys.readouterr().err
     assert "the incremental build record cannot be used (it is a named pipe (FIFO)" in err
     assert (out / CACHE_NAME).is_file()  # replaced by the record of this build
+
+
+def _garbage(size: int) -> bytes:
+    return bytes((n * 7919 + 13) % 251 for n in range(size))
+
+
+def _font_instance(cache: Path) -> Path:
+    return next(p for p in sorted((cache / "fonts").glob("NotoSans-Regular-*.ttf")))
+
+
+def _with_checksum(path: Path, data: bytes) -> None:
+    """``data`` at ``path``, its checksum beside it made to match."""
+    path.write_bytes(data)
+    path.with_name(path.name + ".sha256").write_text(hashlib.sha256(data).hexdigest())
+
+
+def _line_face(cache: Path) -> Path:
+    """The line face the build made (the newest: the cache may hold older ones)."""
+    made = (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
+    return max(made, key=lambda path: path.stat().st_mtime_ns)
+
+
+def _kept_metrics(cache: Path) -> Path:
+    from deckforge.rl import faces
+
+    return faces.path_for(_font_instance(cache))
+
+
+def _icon_cache(cache: Path) -> Path:
+    return next(cache.glob("icon-drawings-*.bin"))
+
+
+def _press(cache: Path) -> Path:
+    return next(cache.glob("press-fogra39-*.profile"))
+
+
+def _memo(cache: Path) -> Path:
+    return cache / "font-sources.memo"
+
+
+def _font_body(path: Path) -> None:
+    """The table directory of the font kept, its tables garbage, the checksum matching."""
+    raw = path.read_bytes()
+    _with_checksum(path, raw[:300] + _garbage(len(raw) - 300))
+
+
+def _metrics_body(path: Path) -> None:
+    """The header kept (of this very font), the tables after it garbage."""
+    raw = path.read_bytes()
+    end = raw.index(b"\n", raw.index(b"\n") + 1) + 1
+    path.write_bytes(raw[:end] + _garbage(len(raw) - end))
+
+
+def _icons_body(path: Path) -> None:
+    """A header whose checksum matches a body that is not compressed drawings."""
+    body = _garbage(5000)
+    head = f"format 1\nsha256 {hashlib.sha256(body).hexdigest()}\n".encode()
+    path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n" + head + body)
+
+
+def _press_body(path: Path) -> None:
+    """The checksum matches a profile that is not one."""
+    body = _garbage(4000)
+    path.write_bytes(
+        b"deckforge press profile sha256="
+        + hashlib.sha256(body).hexdigest().encode()
+        + b"\n"
+        + body
+    )
+
+
+def _memo_body(path: Path) -> None:
+    path.write_text("deckforge memo 1\n" + "ab" * 40 + "\n")
+
+
+_CACHES = {
+    "font instance": (_font_instance, "the cached font instance is damaged", _font_body),
+    "kept metrics": (_kept_metrics, "the kept font metrics are damaged", _metrics_body),
+    "line face": (_line_face, "the cached font instance is damaged", _font_body),
+    "icon drawings": (_icon_cache, "the icon cache is damaged", _icons_body),
+    "press profile": (_press, "the cached press profile is damaged", _press_body),
+    "memo": (_memo, "not a memo deckforge wrote", _memo_body),
+}
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "header kept, body bad"])
+@pytest.mark.parametrize("cached", sorted(_CACHES))
+def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
+    project, tmp_path, cached, damage
+):
+    decks, cache = project
+    if cached == "line face":  # right-to-left lines are drawn in it
+        edition = decks / "minimal" / "edition.yaml"
+        edition.write_text(edition.read_text().replace("locale: en", "locale: fa"))
+    first = _build(decks, tmp_path / "one", cache)
+    assert first.returncode == 0, first.stderr
+    find, warning, bad_body = _CACHES[cached]
+    victim = find(cache)
+    raw = victim.read_bytes()
+    if damage == "truncated":
+        victim.write_bytes(raw[: len(raw) // 2])
+    elif damage == "garbage":
+        victim.write_bytes(_garbage(len(raw)))
+    else:
+        bad_body(victim)
+    again = _build(decks, tmp_path / "two", cache)
+    assert again.returncode == 0, again.stderr
+    said = [line for line in again.stderr.splitlines() if line.startswith(f"{victim}: ")]
+    assert len(said) == 1 and said[0].startswith(f"{victim}: {warning}"), again.stderr
+    assert "internal error" not in again.stderr
+    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+    third = _build(decks, tmp_path / "three", cache)
+    assert third.returncode == 0, third.stderr
+    assert str(victim) not in third.stderr  # made again whole, and kept
+    assert find(cache).read_bytes() == raw

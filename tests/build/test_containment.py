@@ -69,6 +69,23 @@ def _hostile_art(art: Path, secret: Path) -> None:
     )
 
 
+def _traced(project: Path, record: Path, args: list[str]) -> tuple[int, str, set[str]]:
+    """Run a command in ``project`` under the audit hook: its exit code, what it said on
+    standard error, and every file it opened, with links resolved."""
+    command = [sys.executable, "-c", _TRACER, str(record), *args]
+    # Run in the project: names opened relative to a folder (shutil.rmtree opens each
+    # file by its name in its folder) are then taken as inside it, as they are.
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=project)
+    traced = json.loads(record.read_text())
+    opened = {os.path.realpath(os.path.join(project, path)) for path in traced["opened"]}
+    return traced["code"], done.stderr, opened
+
+
+def _outside(opened: set[str], project: Path) -> list[str]:
+    allowed = [str(project.resolve()), *_installed()]
+    return sorted(p for p in opened if not any(_under(p, folder) for folder in allowed))
+
+
 @pytest.mark.parametrize(
     "art,code",
     [("link.png", 1), ("dotdot.svg", 1), ("utf16.svg", 1), ("entity.svg", 1), ("placed.svg", 0)],
@@ -164,3 +181,176 @@ def test_a_named_pipe_in_the_templates_folder_is_refused(project, capsys):
     code, err = _build_gtm(project, capsys)
     assert code == 1
     assert "decks/guess-the-mess/templates/place.yaml: is a named pipe (FIFO), not a file" in err
+
+
+@pytest.fixture()
+def elsewhere(tmp_path) -> Path:
+    """A picture, a template and a card file outside the project."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    Image.new("RGB", (64, 64), (200, 60, 40)).save(folder / "secret.png")
+    (folder / "x.yaml").write_text("kind: template\nsize: poker\nelements: []\n")
+    return folder
+
+
+@pytest.fixture()
+def quiz(tmp_path) -> Path:
+    """A project holding the game 'deckforge new game quiz' makes."""
+    from deckforge.authoring.game import new_game
+    from deckforge.sources.load import Project
+
+    project = tmp_path / "project"
+    (project / "decks").mkdir(parents=True)
+    new_game(Project(project / "decks"), "quiz")
+    return project
+
+
+def _answer(project: Path, value: str) -> None:
+    """Make the first trivia card's answer ``value``."""
+    data = project / "decks" / "quiz" / "cards.csv"
+    lines = data.read_text().splitlines()
+    cells = lines[1].split(",")
+    lines[1] = ",".join([*cells[:-2], value, cells[-1]])
+    data.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("how", ["relative", "absolute", "link"])
+def test_a_data_cell_naming_a_picture_outside_the_project_is_an_error_at_its_cell(
+    tmp_path, quiz, elsewhere, how
+):
+    secret = elsewhere / "secret.png"
+    if how == "relative":
+        value = os.path.relpath(secret, quiz / "decks" / "quiz")
+    elif how == "absolute":
+        value = str(secret)
+    else:
+        (quiz / "decks" / "quiz" / "art").mkdir()
+        (quiz / "decks" / "quiz" / "art" / "link.png").symlink_to(secret)
+        value = "art/link.png"
+    _answer(quiz, value)
+    args = ["build", "--profile", "printer", "--out", "build", "--quiet", "--jobs", "1"]
+    code, err, opened = _traced(quiz, tmp_path / "opened.json", args)
+    assert code == 1, err
+    column = len("q01,What gas do plants take in from the air to make their food?,") + 1
+    assert err.splitlines()[0] == (
+        f"decks/quiz/cards.csv:2:{column}: '{value}' is outside the project folder; "
+        "art must stay inside it"
+    )
+    assert str(secret) not in opened
+    assert _outside(opened, quiz) == []
+    assert not (quiz / "build").exists()
+
+
+def test_a_data_cell_naming_a_picture_too_long_to_be_a_file_is_reported_at_its_cell(quiz, capsys):
+    _answer(quiz, "a" * 300 + ".png")
+    args = ["--decks", str(quiz / "decks"), "build", "--profile", "printer", "--quiet"]
+    assert main([*args, "--out", str(quiz / "build")]) == 1
+    column = len("q01,What gas do plants take in from the air to make their food?,") + 1
+    first = capsys.readouterr().err.splitlines()[0]
+    assert first.startswith(f"decks/quiz/cards.csv:2:{column}: card 'q01': cannot fit "), first
+
+
+@pytest.mark.parametrize("name", ["../../../elsewhere/x", "ABSOLUTE"])
+def test_templates_show_reads_no_file_named_outside_the_project(tmp_path, quiz, elsewhere, name):
+    name = str(elsewhere / "x") if name == "ABSOLUTE" else name
+    for edition in ([], ["--edition", "quiz"]):
+        code, err, opened = _traced(
+            quiz, tmp_path / "opened.json", ["templates", "show", name, *edition]
+        )
+        assert code == 2
+        assert err == (
+            f"deckforge: '{name}' is not a template name: use letters, digits, '-' and '_', "
+            "starting with a letter\n"
+        )
+        assert str(elsewhere / "x.yaml") not in opened
+        assert _outside(opened, quiz) == []
+
+
+@pytest.mark.parametrize("command", ["list", "show"])
+def test_templates_of_an_edition_outside_the_project_are_not_read(tmp_path, quiz, command):
+    other = tmp_path / "other"
+    (other / "templates").mkdir(parents=True)
+    (other / "edition.yaml").write_text("kind: edition\nid: other\n")
+    (other / "templates" / "sneaky.yaml").write_text("kind: template\nsize: poker\n")
+    args = ["templates", command, *(["sneaky"] if command == "show" else [])]
+    code, err, opened = _traced(quiz, tmp_path / "opened.json", [*args, "--edition", str(other)])
+    assert code == 2
+    assert err == (
+        f"deckforge: the edition '{other}' is outside the project folder; its templates are "
+        "not read\n"
+    )
+    assert _outside(opened, quiz) == []
+
+
+def test_a_template_asked_for_by_a_path_is_refused(project):
+    from deckforge.templates.load import Layer, Library
+
+    own = project / "decks" / "guess-the-mess" / "templates"
+    own.mkdir()
+    (own / "place.yaml").write_text("kind: template\nextends: ../../x\n")
+    library = Library([Layer(own, project)])
+    template, problems = library.get("../../x")
+    assert template is None
+    assert [p.format() for p in problems] == [
+        "templates/: '../../x' is not a template name: use letters, digits, '-' and '_', "
+        "starting with a letter"
+    ]
+
+
+@pytest.mark.parametrize("how", ["absolute", "dotdot", "link"])
+def test_preview_without_building_reads_no_pdf_a_tampered_manifest_names_outside(
+    tmp_path, quiz, elsewhere, how
+):
+    out = quiz / "build"
+    assert (
+        main(
+            [
+                "--decks",
+                str(quiz / "decks"),
+                "build",
+                "--profile",
+                "printer",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    manifest = json.loads((out / "manifest.json").read_text())
+    entry = next(e for e in manifest["outputs"] if e["deck"] == "trivia")
+    stolen = elsewhere / "other.pdf"
+    shutil.copy(out / entry["path"], stolen)
+    if how == "absolute":
+        entry["path"] = str(stolen)
+    elif how == "dotdot":
+        entry["path"] = os.path.relpath(stolen, out)
+    else:
+        (out / entry["path"]).unlink()
+        (out / entry["path"]).symlink_to(stolen)
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    args = ["preview", "--no-build", "--out", "build", "--jobs", "1"]
+    code, err, opened = _traced(quiz, tmp_path / "opened.json", args)
+    assert code == 1, err
+    if how == "link":
+        reason = f"'{entry['path']}' is a link out of the build folder"
+    else:
+        reason = f"an entry's 'path' '{entry['path']}' leads out of the build folder"
+    assert err == f"deckforge: build/manifest.json: not a deckforge build manifest ({reason})\n"
+    assert str(stolen) not in opened
+    assert _outside(opened, quiz) == []
+
+
+def test_a_yaml_card_naming_a_picture_outside_the_project_is_an_error_at_its_line(
+    quiz, elsewhere, capsys
+):
+    roles = quiz / "decks" / "quiz" / "roles.yaml"
+    text = roles.read_text()
+    first = text.index("    icon: ")
+    roles.write_text(f"{text[:first]}    portrait: {elsewhere / 'secret.png'}\n{text[first:]}")
+    line = text[:first].count("\n") + 1
+    assert main(["--decks", str(quiz / "decks"), "validate"]) == 1
+    assert (
+        f"decks/quiz/roles.yaml:{line}:15: cards[0].portrait: '{elsewhere / 'secret.png'}' is "
+        "outside the project folder; art must stay inside it"
+    ) in capsys.readouterr().err.splitlines()

@@ -5,6 +5,7 @@ and the next build cleans up only what a build made."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -21,8 +22,9 @@ from deckforge.fsutil import JOURNAL_NAME, STAGING_NAME
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 #: Runs a build in a process of its own that kills itself outright (SIGKILL: nothing is
-#: cleaned up) at the N-th call of what it is told to break: rendering a file, or moving
-#: a file into place (every write and every publishing step is an ``os.replace``).
+#: cleaned up) at the N-th call of what it is told to break: rendering a file, any
+#: ``os.replace`` (every write and every publishing step is one), or a move of a staged
+#: file into place.
 _RUNNER = """
 import os, signal, sys
 from deckforge.build import run
@@ -45,7 +47,10 @@ if point == "render":
 else:
     real_replace = os.replace
     def replace(source, target):
-        hit()
+        # "move": only the moves of staged files into place count.
+        staging = ".deckforge-staging"
+        if point != "move" or (staging in str(source) and staging not in str(target)):
+            hit()
         real_replace(source, target)
     os.replace = replace
 
@@ -176,3 +181,84 @@ def test_a_journal_deckforge_did_not_write_moves_nothing(builds, tmp_path, caplo
     assert _visible(out) == _visible(old) and len(entries) > 3
     assert main(_arguments(decks, out)) == 0
     assert _visible(out) == _visible(new)
+
+
+def _without_spots(decks: Path) -> None:
+    """The minimal edition with its deck of spots removed."""
+    edition = decks / "minimal" / "edition.yaml"
+    lines = edition.read_text().splitlines(keepends=True)
+    edition.write_text("".join(line for line in lines if "id: spots" not in line))
+
+
+def _spots(out: Path) -> Path:
+    return out / "minimal-en" / "pnp-a4" / "spots.pdf"
+
+
+@pytest.fixture()
+def removed(tmp_path) -> tuple[Path, Path]:
+    """A build of the minimal edition, and its decks with one deck removed since."""
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "build"
+    assert main(_arguments(decks, out)) == 0
+    assert _spots(out).is_file()
+    _without_spots(decks)
+    return decks, out
+
+
+def test_a_file_the_build_no_longer_makes_is_removed(removed, capsys):
+    decks, out = removed
+    others = {p: p.read_bytes() for p in out.rglob("*.pdf") if p != _spots(out)}
+    mine = out / "minimal-en" / "pnp-a4" / "notes.txt"
+    mine.write_text("mine")
+    capsys.readouterr()
+    assert main(_arguments(decks, out)) == 0
+    assert not _spots(out).exists()
+    assert [e.path for e in manifest.read(out) if e.deck == "spots"] == []
+    assert {p: p.read_bytes() for p in others} == others
+    assert mine.read_text() == "mine"  # the manifest does not list it
+    assert "spots" not in capsys.readouterr().err
+
+
+def test_a_file_no_longer_made_that_was_changed_is_kept_with_a_warning(removed, capsys):
+    decks, out = removed
+    _spots(out).write_bytes(b"%PDF-1.4 the user's own version")
+    capsys.readouterr()
+    assert main(_arguments(decks, out)) == 0
+    assert _spots(out).read_bytes() == b"%PDF-1.4 the user's own version"
+    assert (
+        f"{_spots(out)}: warning: the build no longer makes this file, but it has changed "
+        "since a build made it, so it is kept; remove it if it is not wanted"
+    ) in capsys.readouterr().err.splitlines()
+
+
+@pytest.mark.parametrize("how", ["dotdot", "absolute", "link"])
+def test_a_build_removes_nothing_outside_its_folder(removed, tmp_path, how):
+    decks, out = removed
+    victim = tmp_path / "elsewhere" / "spots.pdf"
+    victim.parent.mkdir()
+    shutil.copy(_spots(out), victim)
+    listed = out / "manifest.json"
+    data = json.loads(listed.read_text())
+    entry = next(e for e in data["outputs"] if e["deck"] == "spots")
+    if how == "link":
+        _spots(out).unlink()
+        _spots(out).symlink_to(victim)
+    else:
+        entry["path"] = str(victim) if how == "absolute" else os.path.relpath(victim, out)
+    listed.write_text(json.dumps(data))
+    assert main(_arguments(decks, out)) == 0
+    assert victim.is_file()
+
+
+def test_a_build_killed_while_publishing_removes_what_it_no_longer_makes_when_finished(
+    removed,
+):
+    decks, out = removed
+    # Killed at the first move into place: the journal is written, nothing moved yet.
+    command = [sys.executable, "-c", _RUNNER, "move", "1", *_arguments(decks, out)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert (out / JOURNAL_NAME).is_file() and _spots(out).is_file()
+    manifest.read(out)  # finishes publishing
+    assert not _spots(out).exists()

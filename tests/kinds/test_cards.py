@@ -188,6 +188,24 @@ def _validate(decks: Path, capsys) -> tuple[int, list[str]]:
             "decks/quiz/cards.csv:2:25: count 'two' is not a whole number",
         ),
         (
+            "id,question,answer,category,count\nq1,Why?,Because,science,1e9\n",
+            "decks/quiz/cards.csv:2:25: count '1e9' is not a whole number from 0 to 10,000",
+        ),
+        (
+            "id,question,answer,category,count\nq1,Why?,Because,science,1e308\n",
+            "decks/quiz/cards.csv:2:25: count '1e308' is not a whole number from 0 to 10,000",
+        ),
+        (
+            "id,question,answer,category,count\n"
+            + "".join(f"q{n},Why?,Because,science,10000\n" for n in range(11)),
+            "decks/quiz/cards.csv:1:1: the rows make 110,000 cards; a deck may have at most "
+            "100,000",
+        ),
+        (
+            "id,question,answer,category\nq1,Why?,Because\n",
+            "decks/quiz/cards.csv:2:1: the row has 3 cells and the header 4",
+        ),
+        (
             "id,question,anwser,category\nq1,Why?,Because,science\n",
             "decks/quiz/cards.csv:1:1: the template 'trivia' binds '{answer}' (text) at "
             "deckforge/templates/shipped/trivia.yaml:77:11, but decks/quiz/cards.csv has no "
@@ -330,6 +348,13 @@ DECK_CASES = [
         '    side: host\n    rules: "Read',
         '    count: -1\n    side: host\n    rules: "Read',
         "decks/quiz/roles.yaml:19:12: cards[0].count: count -1 is not a whole number",
+    ),
+    (
+        "roles.yaml",
+        '    side: host\n    rules: "Read',
+        '    count: 1000000000\n    side: host\n    rules: "Read',
+        "decks/quiz/roles.yaml:19:12: cards[0].count: count 1000000000 is not a whole number "
+        "from 0 to 10,000",
     ),
     (
         "roles.yaml",

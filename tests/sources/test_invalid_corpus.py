@@ -6,6 +6,7 @@ A case is ``tests/data/invalid/<case>.yaml``: a few header lines, then the file'
 
     # case: what is wrong
     # replaces: places            which file of tests/data/minimal/ the body stands for
+                                  (templates/place: a template of the edition's own)
     # make: art/x.png corrupt-png  optional: files to make first (see MAKERS)
     # expect: decks/minimal/places.yaml:9:11: places[0].name: ...   one per message
 """
@@ -57,6 +58,10 @@ def _make(root: Path, target: Path, how: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     if how == "corrupt-png":
         target.write_bytes(b"\x89PNG\r\n\x1a\n" + b"not really an image" * 10)
+    elif how == "gif-png":
+        Image.new("RGB", (600, 600), (200, 60, 40)).save(target, format="GIF")
+    elif how == "text-jpg":
+        target.write_text("shopping: eggs, flour, butter\n")
     elif how == "bomb-png":
         target.write_bytes(_png(12_000, 12_000))
     elif how == "low-dpi-png":
@@ -206,7 +211,9 @@ def _run(case: Path, tmp_path: Path, good_build: Path | None, capsys) -> tuple[i
     if good_build is not None:
         shutil.copytree(good_build, out)
     replaces = header.get("replaces", ["places"])[0]
-    (decks / "minimal" / f"{replaces}.yaml").write_bytes(body)
+    target = decks / "minimal" / f"{replaces}.yaml"
+    target.parent.mkdir(parents=True, exist_ok=True)  # templates/place: the edition's own
+    target.write_bytes(body)
     for spec in header.get("make", []):
         name, how = spec.split()
         _make(tmp_path / "project", decks / "minimal" / name, how)

@@ -71,7 +71,10 @@ def test_csv_separated_by_semicolons_with_a_byte_order_mark(tmp_path):
             "id,deck\n",
             "cards.csv:1:4: 'deck' names the deck's values in templates; call the field otherwise",
         ),
-        ("id,count\na,many\n", "cards.csv:2:3: count 'many' is not a whole number"),
+        (
+            "id,count\na,many\n",
+            "cards.csv:2:3: count 'many' is not a whole number from 0 to 10,000",
+        ),
         ("", "cards.csv:1:1: the file has no header row"),
         (
             "id,q\na,\u202eevil\n",
@@ -112,7 +115,9 @@ def test_xlsx_rows_name_their_cells_as_spreadsheets_do(tmp_path):
 
 def test_xlsx_problems_name_the_sheet_and_cell(tmp_path):
     path = _xlsx(tmp_path, [["id", "count"], ["a", "lots"]])
-    assert _errors(path) == ["cards.xlsx!Cards:B2: count 'lots' is not a whole number"]
+    assert _errors(path) == [
+        "cards.xlsx!Cards:B2: count 'lots' is not a whole number from 0 to 10,000"
+    ]
     assert _errors(path, "Card") == [
         "cards.xlsx: cards.xlsx has no sheet 'Card'; did you mean 'Cards'?"
     ]

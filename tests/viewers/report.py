@@ -1,4 +1,6 @@
-"""Print each engine's reading of a build folder, pooled per locale and kind.
+"""Print each engine's reading of a build folder, pooled per locale and kind, and for
+the Persian files one row each: what every engine's search finds of all the queries
+asked of the file, and whether every word and rulebook sentence comes back in order.
 
 usage: python tests/viewers/report.py BUILD_DIR [--files]
 (the build must hold pnp-a4 and printer files of the shipped decks)
@@ -17,11 +19,38 @@ from viewers.read import pooled, read  # noqa: E402
 
 COLUMNS = ("words", "lines", "sentences", "search name", "search zwnj", "search phrase")
 PROFILES = ["pnp-a4", "printer"]
+#: What each engine's search finds, and the words and sentences it reads, per file.
+FILE_COLUMNS = ("search all", "words", "sentences")
 
 
 def cell(counts, key) -> str:
     hit, total = counts.get(key, (0, 0))
     return f"{100 * hit / total:.1f} %" if total else "–"
+
+
+def per_file(results: dict, files: dict, locale: str = "fa") -> list[list[str]]:
+    """One row per file of the locale (path, queries, then each engine's share of each
+    of :data:`FILE_COLUMNS`), then a row per edition and one for all of them."""
+    rows = []
+    paths = sorted(path for path in results if files[path].locale == locale)
+    groups = [(path, [path]) for path in paths]
+    editions = sorted({path.split("/")[0] for path in paths})
+    groups += [
+        (f"{edition} (all)", [p for p in paths if p.startswith(edition + "/")])
+        for edition in editions
+    ]
+    groups.append((f"{locale} (all)", paths))
+    for name, members in groups:
+        totals: dict = {engine: {} for engine in ENGINES}
+        for path in members:
+            for engine, result in results[path].items():
+                for key, (hit, total) in result.counts.items():
+                    was = totals[engine].get(key, (0, 0))
+                    totals[engine][key] = (was[0] + hit, was[1] + total)
+        asked = totals[ENGINES[0]].get("search all", (0, 0))[1]
+        cells = [cell(totals[engine], key) for key in FILE_COLUMNS for engine in ENGINES]
+        rows.append([name, str(asked), *cells])
+    return rows
 
 
 def main(argv: list[str]) -> None:
@@ -39,6 +68,11 @@ def main(argv: list[str]) -> None:
         for engine in ENGINES:
             cells = " | ".join(cell(totals[engine], key) for key in COLUMNS)
             print(f"| {locale} | {kind} | {engine} | {cells} |")
+    heads = [f"{key} {engine}" for key in FILE_COLUMNS for engine in ENGINES]
+    print("\n| file | queries | " + " | ".join(heads) + " |")
+    print("|---" * (2 + len(heads)) + "|")
+    for row in per_file(results, files):
+        print("| " + " | ".join(row) + " |")
     if "--files" in argv:
         for path, by_engine in results.items():
             for engine, result in by_engine.items():

@@ -104,9 +104,42 @@ def check_raster(data: bytes, name: str, limit: int = MAX_PIXELS) -> tuple[int, 
             f"{name} has more than {limit:,} pixels, too many to open safely; "
             "scale it to 300 dpi at its printed size"
         ) from exc
+    except Image.UnidentifiedImageError:
+        # Pillow's message names the stream it was given, not the file.
+        other = _format_of(data)
+        if other is not None:
+            advice = "name it .svg" if "SVG" in other else "save it as PNG"
+            raise ArtError(f"{name} is {other}, not PNG or JPEG: {advice}") from None
+        raise ArtError(f"{name} is not an image deckforge can read (PNG, JPEG or SVG)") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ArtError(f"{name} is not a readable image ({exc})") from exc
     return width, height
+
+
+#: How files of formats people save pictures in start, and what each is.
+_SIGNATURES = (
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"BM", "a BMP image"),
+    (b"II*\0", "a TIFF image"),
+    (b"MM\0*", "a TIFF image"),
+    (b"%PDF", "a PDF document"),
+    (b"\0\0\1\0", "an icon (ICO) file"),
+    (b"8BPS", "a Photoshop (PSD) file"),
+)
+
+
+def _format_of(data: bytes) -> str | None:
+    """What kind of file bytes are, by how they start, among formats deckforge does not
+    read as pictures (None: not one of those)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "a WebP image"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"avif"):
+        return "a HEIC or AVIF image"
+    head = data[:512].lstrip().lower()
+    if head.startswith((b"<svg", b"<?xml")) and b"<svg" in head:
+        return "an SVG drawing"
+    return next((what for start, what in _SIGNATURES if data.startswith(start)), None)
 
 
 def svg_drawing(path: Path):

@@ -13,10 +13,13 @@ import sys
 
 from deckforge.authoring.docs import field_rows
 from deckforge.authoring.game import questions_csv
+from deckforge.templates.colours import MAX_DEPTH
 from deckforge.templates.elements import COMMON_KEYS, load_all
 from deckforge.templates.elements.text import STYLE_KEYS
-from deckforge.templates.load import SHIPPED
-from deckforge.templates.schema import build
+from deckforge.templates.lengths import MAX_NESTING
+from deckforge.templates.load import MAX_EXTENDS, SHIPPED
+from deckforge.templates.schema import DEPTH, build
+from deckforge.units import LIMITS, MAX_RULED_LINES, MIN_DASH_CYCLE, limit_shown
 
 _HEAD = """\
 # Card template reference
@@ -29,7 +32,8 @@ in order. A deck names its face and back templates (`face:` and `back:` in a dec
 `kind: cards`; the shipped games' kinds name theirs). A template named `trivia` is the
 file `trivia.yaml` in the first folder that has one: the edition's own `templates/`
 folder, then deckforge's shipped templates. `deckforge templates list` lists them and
-`deckforge templates show NAME` prints one as it is drawn, after `extends`.
+`deckforge templates show NAME` prints one as it is drawn, after `extends`, with its
+maps and how each of its expressions is read.
 
 - **Overriding.** An edition changes a shipped template for its own cards only by
   putting a file of the same name in its `templates/` folder. Saying `extends: trivia`
@@ -44,12 +48,33 @@ folder, then deckforge's shipped templates. `deckforge templates list` lists the
   the edition's script).
 - **Conditions.** `when: answer` draws an element only on cards whose `answer` is set
   and not empty; `when: {rarity: rare}` or `{rarity: [rare, epic]}` where a field has
-  one of the values; `unless:` is the opposite.
+  one of the values; `unless:` is the opposite. Any other text is an expression:
+  `when: "rank > 10"`, `when: "suit in [Hearts, Diamonds] and not joker"`.
+- **Expressions** (in `when`, `unless` and inside braces in any text, image path or
+  symbol name): field names, numbers, `'quoted text'`, lists (`[Hearts, 1, 'a b']`: bare
+  words in a list are text), `== != < <= > >=`, `in` and `not in`, `and`, `or`, `not`,
+  parentheses, and `+ - * / %` on numbers (a cell `11` is the number 11). Filters after
+  a bar: `map(NAME)` looks the value up in a map of the template, `default(VALUE)` gives
+  a value where a field is empty or unset (or not in the map before it), `upper`,
+  `lower`, `round` (halves up) and `digits`; a filter applies to the value just before
+  it (`(rank - 10)|map(courts)`). Nothing else can be called. An expression is read once
+  per template, at most 500 characters: what cannot be read, an unknown map or filter,
+  and a part that is wrong on every card (`"abc" > 3`) are problems at its key, with the
+  column; a value missing from a map or not a number (`K > 10`) is a problem at its data
+  cell.
+- **Maps.** `maps:` names tables of values (inherited through `extends` like `colours`):
+  with `maps: {suits: {Spades: "♠", Hearts: "♥"}, ranks: {1: A, 11: J, 12: Q, 13: K}}`,
+  `text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}"` draws `A♠`, `7♥`, `J♥`.
+- **Bindings inside any text.** `image: "art/{art}.png"` (relative to the template's
+  file, and kept inside the project like any path), `symbol: "arrow-{direction}"`,
+  `text: "{rank}{suit|map(suits)}"`.
 - **Text markup.** In any text, a card's data included: `**bold**`, `*italic*`, a
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. It works alike in left-to-right and right-to-left text.
+  literal characters. It works alike in left-to-right and right-to-left text. A
+  template's own markup is complete in itself, a binding standing for its value whole:
+  `**{name}**` is bold, and `**{name}` is an error at the template's line.
 - **Right-to-left editions** mirror a template horizontally unless it, or an element,
   says `mirror: false`.
 - **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names
@@ -87,6 +112,41 @@ def _values(defs: dict) -> list[str]:
     out = ["## Values", ""]
     for name in ("length", "colour", "condition"):
         out += [f"- **{name}**: {defs[name]['description']}"]
+    return [*out, ""]
+
+
+#: What else bounds a number, beyond its range.
+_ALSO = {
+    "length": "every step of an expression a finite number; parentheses nest at most "
+    f"{MAX_NESTING} deep",
+    "safe": "less than half the card's shorter side",
+    "radius": "at most half the box's shorter side",
+    "dash": f"a dash and its space together at least {MIN_DASH_CYCLE:g}pt",
+    "gap": f"at most {MAX_RULED_LINES} lines in the box, unless a smaller count is written",
+}
+
+
+def _ranges() -> list[str]:
+    out = [
+        "## Ranges",
+        "",
+        "Every number a template gives is checked when it is compiled, whether written out",
+        "or worked out from `sizes:` and expressions; a number outside its range is an",
+        "error at the line that set it. (Print profiles' margins, gaps, gutters and bleed",
+        "are checked alike.)",
+        "",
+        "| number | from | to | also |",
+        "|---|---|---|---|",
+    ]
+    for name, (least, most, what) in LIMITS.items():
+        low, high = limit_shown(least, name), limit_shown(most, name)
+        out.append(f"| {what} | {low} | {high} | {_ALSO.get(name, '')} |")
+    out += [
+        "",
+        f"A chain of `extends` is at most {MAX_EXTENDS} templates long, a named colour",
+        f"leads through at most {MAX_DEPTH} others (and colour functions nest as deep),",
+        f"and groups nest at most {DEPTH} deep.",
+    ]
     return [*out, ""]
 
 
@@ -155,6 +215,51 @@ def _example() -> list[str]:
     ]
 
 
+_PLAYING = """\
+kind: template
+size: poker
+maps:
+  suits: {Spades: "♠", Hearts: "♥", Diamonds: "♦", Clubs: "♣"}
+  ranks: {1: A, 11: J, 12: Q, 13: K}
+  courts: {11: Jack, 12: Queen, 13: King}
+styles:
+  index: {font: DejaVuSans.ttf, font_size: 14pt}
+elements:
+  - name: corner
+    type: text
+    from: safe
+    w: 30%
+    h: 12%
+    style: index
+    text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}"
+    colour: "#C8102E"
+    when: "suit in [Hearts, Diamonds]"
+  - {name: corner-black, type: text, from: safe, w: 30%, h: 12%, style: index,
+     text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}",
+     unless: "suit in [Hearts, Diamonds]"}
+  - {name: court, type: text, from: safe, y: 40%, h: 15%, style: index, align: centre,
+     text: "{rank|map(courts)} of {suit|lower}", when: "rank > 10"}
+  - {name: pips, type: text, from: safe, y: 40%, h: 15%, style: index, align: centre,
+     text: "{rank} × {suit|map(suits)}", when: "rank > 1 and rank <= 10"}
+"""
+
+
+def _expressions() -> list[str]:
+    return [
+        "## Worked example: a playing-card deck from rank and suit",
+        "",
+        "A deck of `kind: cards` whose `cards.csv` has only the columns `rank,suit` (`1,Spades`",
+        "… `13,Clubs`) gets its corner index, court names and red suits from one template:",
+        "maps turn the values into what is printed, comparisons choose what is drawn. (Noto",
+        "Sans has no card suits; the style names a font file of the project that has them.)",
+        "",
+        "```yaml",
+        _PLAYING.rstrip(),
+        "```",
+        "",
+    ]
+
+
 def reference() -> str:
     """The whole template reference, as Markdown."""
     schema = build()
@@ -164,8 +269,10 @@ def reference() -> str:
     out += _keys(top, defs, {"kind"})
     out += ["`elements` is the list of what is drawn, in order: each an element below.", ""]
     out += _values(defs)
+    out += _ranges()
     out += _elements(defs)
     out += _example()
+    out += _expressions()
     return "\n".join(out)
 
 

@@ -12,6 +12,7 @@ import yaml
 
 from deckforge.errors import Problem
 from deckforge.records import record
+from deckforge.templates.computed import readings
 from deckforge.templates.load import Library, Template
 from deckforge.templates.spec import Spec
 
@@ -60,7 +61,7 @@ def resolved(template: Template) -> dict:
     """A template as plain data, as it is drawn: every key it has after ``extends``."""
     data: dict = {"kind": "template"}
     data.update({key: value for key, (value, _) in template.settings.items()})
-    for group in ("colours", "sizes"):
+    for group in ("colours", "sizes", "maps"):
         table = getattr(template, group)
         if table:
             data[group] = {key: value for key, (value, _) in table.items()}
@@ -78,7 +79,8 @@ def resolved(template: Template) -> dict:
 
 def show(library: Library, name: str) -> tuple[str | None, list[Problem]]:
     """A template as YAML after ``extends`` and overrides, each element with the place
-    it was last changed at, or the problems that stop it."""
+    it was last changed at and how its expressions are read, or the problems that stop
+    it."""
     template, problems = library.get(name)
     if template is None:
         return None, problems
@@ -90,9 +92,20 @@ def show(library: Library, name: str) -> tuple[str | None, list[Problem]]:
     lines.append("elements:")
     for element, spec in zip(elements, template.elements, strict=True):
         lines.append(f"  # {_latest(spec)}")
+        lines.extend(_readings(spec))
         dumped = _dump([element]).rstrip().splitlines()
         lines.extend(f"  {line}" for line in dumped)
     return "\n".join(lines) + "\n", []
+
+
+def _readings(spec: Spec) -> list[str]:
+    """Comments saying how the element's expressions are read (a group's children's too)."""
+    out = []
+    for key, value in spec.data.items():
+        out.extend(f"  # {spec.name}.{key} reads: {r}" for r in readings(key, value))
+    for child in spec.children:
+        out.extend(_readings(child))
+    return out
 
 
 def _dump(value: object) -> str:

@@ -63,6 +63,7 @@ def _output(
         {
             "colour": profile.colour,
             "ink_limit": profile.ink_limit,
+            "rich_black": profile.rich_black,
             "pdfx": profile.pdfx,
             "output_intent": profile.output_intent,
         }

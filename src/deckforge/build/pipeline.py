@@ -10,18 +10,18 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 
 from deckforge import fsutil
 from deckforge import manifest as build_manifest
-from deckforge.build import cache
+from deckforge.build import cache, reach
 from deckforge.build import warm as first_time
 from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
 from deckforge.build.plan import Task, plan
 from deckforge.build.record import CACHE_NAME
 from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
-from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, errors_only
+from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, display_path, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
@@ -116,8 +116,11 @@ def build(
     force: bool = False,
     back_offset: tuple[float, float] = (0.0, 0.0),
     output_intent: OutputIntent | None = None,
+    only: Mapping[str, Mapping[str, Collection[str]]] | None = None,
 ) -> BuildReport:
-    """Build editions × profiles into ``out_dir``, redoing only what changed.
+    """Build editions × profiles into ``out_dir``, redoing only what changed; with
+    ``only`` (by edition id, by deck id, the ids of the cards to print: a reprint), just
+    those cards, everything made again.
 
     Sources are loaded, validated and modelled first; any error there stops the build
     before the output folder is touched. Each file is then laid out and rendered as its
@@ -138,6 +141,7 @@ def build(
             where = SourceRef(project.decks.as_posix())
             raise BuildFailed([Problem(where, "no editions to build")])
         fresh = set()
+        force = force or only is not None
         if not (force or strict):
             profile_files = {p.id: p.path for p in profiles}
             fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
@@ -151,6 +155,8 @@ def build(
             # Lay out what is sound as well, so that every problem is reported at once.
             problems = _unique(problems + lay_out_all(editions, profiles)[2])
             raise BuildFailed(errors_only(problems, strict))
+        if only is not None:
+            editions = [_only(e, only[e.id]) for e in editions if e.id in only]
         editions = [cache.with_templates(edition) for edition in editions]
 
         # A build killed while publishing is finished first: it is the build this one follows.
@@ -172,15 +178,38 @@ def build(
             report.unchanged = [m.entry for m in done if not m.written]
             entries = report.written + report.unchanged
             listing = staging.path(build_manifest.MANIFEST_NAME)
+            gone, kept = build_manifest.no_longer_made(out_dir, entries, rebuilt)
+            report.warnings += [_kept_warning(out_dir, path) for path in kept]
             build_manifest.write(out_dir, entries, rebuilt, listing)
             cache.remember(
                 record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
             )
             # Every file at once, the manifest last (for readers that do not know the journal).
             written = [m.relpath for m in done if m.written]
-            staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME])
-        report.warnings = notes + report.warnings
+            staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME], gone)
+        # Design colours the press cannot print: said, never failing a build (--strict too).
+        report.warnings = notes + report.warnings + reach.unreachable(editions, profiles)
         return report
+
+
+def _only(edition: Edition, cards: Mapping[str, Collection[str]]) -> Edition:
+    """The edition with just the named cards of the named decks, and no components."""
+    decks = tuple(
+        replace(deck, cards=tuple(c for c in deck.cards if c.id in cards[deck.id]))
+        for deck in edition.decks
+        if deck.id in cards
+    )
+    return replace(edition, decks=tuple(d for d in decks if d.cards), components=())
+
+
+def _kept_warning(out_dir: Path, path: str) -> Problem:
+    """A file an earlier build made, which this one no longer makes, kept because it has
+    changed since it was made."""
+    message = (
+        "the build no longer makes this file, but it has changed since a build made it, "
+        "so it is kept; remove it if it is not wanted"
+    )
+    return Problem(SourceRef(display_path(out_dir / path)), message, WARNING)
 
 
 def _acceptance(

@@ -75,21 +75,37 @@ def _images_progress(what: str):
     return show
 
 
+def _proof() -> tuple:
+    """What soft proofs are printed with: the printer-cmyk profile's output intent and
+    ink limit."""
+    from deckforge.profiles import all_profiles
+
+    profile = all_profiles()["printer-cmyk"]
+    return (profile.output_intent, profile.ink_limit)
+
+
 def export(args: argparse.Namespace) -> int:
     """``deckforge export png|tts``: images of the printer-profile card decks."""
+    from urllib.parse import quote
+
     from deckforge.render import raster
 
     started = time.perf_counter()
     plans = []
+    proof = _proof() if getattr(args, "proof", False) else None
+    if proof and args.format != "png":
+        raise UsageError("--proof: soft proofs are PNG files: use 'deckforge export png --proof'")
     for entry in _printer_decks(args.out, args.edition):
         deck = raster.read_deck(args.out / entry["path"], entry)
         edition, name = entry["edition"], entry["deck"]
         folder = args.out / edition / args.format / name
         if args.format == "png":
-            plans.append(raster.png_plan(deck, folder))
+            folder = args.out / edition / "png-proof" / name if proof else folder
+            plans.append(raster.png_plan(deck, folder, proof=proof))
             continue
         title = f"{name.replace('-', ' ').capitalize()} ({edition})"
-        url = args.base_url and f"{args.base_url.rstrip('/')}/{edition}/tts/{name}/"
+        folder_url = f"{quote(edition, safe='')}/tts/{quote(name, safe='')}/"
+        url = args.base_url and f"{args.base_url.rstrip('/')}/{folder_url}"
         plans.append(raster.tts_plan(deck, folder, f"{edition}-{name}", title, base_url=url))
     done = raster.carry_out(plans, args.jobs, _images_progress("drawing"))
     for plan in plans:

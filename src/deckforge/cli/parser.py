@@ -17,6 +17,7 @@ from deckforge.cli.commands import (
     new,
     preflight,
     preview,
+    proof,
     serve,
     templates,
     validate,
@@ -25,19 +26,9 @@ from deckforge.cli.commands import (
 
 #: The commands, in the order ``deckforge --help`` lists them.
 COMMANDS = (
-    init,
-    validate,
-    build,
-    listing,
-    export,
-    preview,
-    serve,
-    preflight,
-    lint,
-    watch,
-    new,
+    init, validate, build, listing, export, preview, serve, proof, preflight, lint, watch, new,
     templates,
-)
+)  # fmt: skip
 
 
 def parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

@@ -32,6 +32,53 @@ def jobs(text: str) -> int:
     return value
 
 
+#: The schemes a Tabletop Simulator saved object's image links may have.
+URL_SCHEMES = ("http", "https", "file")
+#: What an address's path keeps as it is (RFC 3986's unreserved and sub-delimiters, and
+#: '%' of what is encoded already); anything else is percent-encoded.
+_URL_SAFE = "/%:@!$&()*+,;=-._~"
+_URL_EXAMPLE = "like https://example.org/build/"
+
+
+def base_url(text: str) -> str:
+    """``--base-url URL``: an http, https or file address of a folder, its path
+    percent-encoded; no spaces, quotes or control characters, no query or fragment."""
+    from urllib.parse import quote, urlsplit, urlunsplit
+
+    shown = text if len(text) <= 80 else text[:77] + "…"
+    bad = next((c for c in text if c.isspace() or c in "\"'<>`\\" or ord(c) < 32), None)
+    if bad is not None:
+        if bad.isspace():
+            what = "a space in it; write it as %20"
+        elif ord(bad) < 32:
+            what = "a control character in it"
+        else:
+            what = f"a quote or bracket ({bad}) in it; an address cannot hold one"
+        raise argparse.ArgumentTypeError(f"'{shown}' has {what}")
+    try:
+        parts = urlsplit(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"'{shown}' is not an address ({exc})") from None
+    scheme = parts.scheme.lower()
+    if scheme and scheme not in URL_SCHEMES:
+        raise argparse.ArgumentTypeError(
+            f"'{shown}' is a '{scheme}:' address; give an http://, https:// or file:// one, "
+            f"{_URL_EXAMPLE}"
+        )
+    if not scheme or not text[len(scheme) :].startswith("://"):
+        raise argparse.ArgumentTypeError(
+            f"'{shown}' has no scheme: give an http://, https:// or file:// address, {_URL_EXAMPLE}"
+        )
+    if scheme != "file" and not parts.hostname:
+        raise argparse.ArgumentTypeError(f"'{shown}' names no host: give one, {_URL_EXAMPLE}")
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise argparse.ArgumentTypeError(
+            f"'{shown}' has a query or fragment ('?' or '#'); give the address of the folder "
+            "the build is served from"
+        )
+    return urlunsplit((scheme, parts.netloc, quote(parts.path, safe=_URL_SAFE), "", ""))
+
+
 def check_environment() -> None:
     """UsageError if SOURCE_DATE_EPOCH (the time written into every PDF, for builds that
     make the same bytes again) is set to anything but a time deckforge can write."""

@@ -22,7 +22,7 @@ from deckforge.kinds import Checked, DeckKind, Look, Reader, Rows
 from deckforge.model import Deck, Text
 from deckforge.records import record
 from deckforge.sources import tabular
-from deckforge.sources.load import inside
+from deckforge.sources.load import OUTSIDE, inside, outside_art, refusal
 from deckforge.sources.rules import text_in
 from deckforge.sources.source import Source
 
@@ -53,6 +53,8 @@ class Data:
     deck_folder: Path
     #: Where the deck's file names each template (its face, its backs).
     named: Mapping[str, SourceRef]
+    #: The project folder: no picture a value names is read outside it.
+    root: Path
 
 
 @record(frozen=True)
@@ -129,6 +131,7 @@ def _from_file(source: Source, root: Path) -> _Read:
         path.parent,
         source.path.parent,
         _named(source),
+        root,
     )
     rows = [
         _Row(values, copies, ref)
@@ -137,7 +140,7 @@ def _from_file(source: Source, root: Path) -> _Read:
     return _Read(data, rows, [])
 
 
-def _from_yaml(source: Source, locale: str) -> _Read:
+def _from_yaml(source: Source, root: Path, locale: str) -> _Read:
     rows: list[_Row] = []
     problems: list[Problem] = []
     fields: dict[str, None] = {}
@@ -147,10 +150,11 @@ def _from_yaml(source: Source, locale: str) -> _Read:
         for key, value in card.items():
             place = source.ref(("cards", index, key))
             if key == tabular.COUNT:
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    problems.append(Problem(place, f"count {value!r} is not a whole number"))
+                whole = tabular.whole_count(value) if isinstance(value, int) else None
+                if whole is None:
+                    problems.append(Problem(place, tabular.count_problem(value)))
                 else:
-                    copies = value
+                    copies = whole
                 continue
             if key in tabular.RESERVED:
                 message = f"'{key}' names the {key}'s values in templates; call the field otherwise"
@@ -170,6 +174,7 @@ def _from_yaml(source: Source, locale: str) -> _Read:
         source.path.parent,
         source.path.parent,
         _named(source),
+        root,
     )
     return _Read(data if not problems else None, rows, problems)
 
@@ -204,16 +209,39 @@ def _read(source: Source, root: Path, locale: str) -> _Read:
         return _Read(None, [], [Problem(source.ref(), message)])
     if "data" in source.data:
         return _from_file(source, root)
-    return _from_yaml(source, locale)
+    return _from_yaml(source, root, locale)
 
 
-def _pictures(folder: Path, values) -> tuple[Path, ...]:
-    """The picture files among a card's values (those naming a picture that exists)."""
+def _named_picture(value: str) -> bool:
+    return value.lower().endswith(images.SUFFIXES)
+
+
+def _outside(value: str, folder: Path, root: Path) -> bool:
+    """Whether a value naming a picture leads out of the project (absolute, ``..`` or a
+    link), looked at without reading anything there."""
+    return Path(value).is_absolute() or refusal(folder / value, root) == OUTSIDE
+
+
+def _pictures(data: Data, values) -> tuple[Path, ...]:
+    """The picture files among a card's values: those naming a picture that exists inside
+    the project (the deck's rules report one outside it)."""
     return tuple(
-        folder / value.value
+        data.folder / value.value
         for value in values
-        if value.value.lower().endswith(images.SUFFIXES) and (folder / value.value).is_file()
+        if _named_picture(value.value)
+        and not Path(value.value).is_absolute()
+        and refusal(data.folder / value.value, data.root) is None
     )
+
+
+def _outside_pictures(read: _Read) -> Iterator[Problem]:
+    """A value naming a picture outside the project: never read, and an error at its cell,
+    whether a template draws it or not (the build's record would read it)."""
+    folder, root = read.data.folder, read.data.root
+    for row in read.rows:
+        for value in row.values.values():
+            if _named_picture(value.value) and _outside(value.value, folder, root):
+                yield Problem(value.ref, outside_art(value.value))
 
 
 def _place(ref: SourceRef) -> str:
@@ -274,6 +302,12 @@ class Cards(DeckKind):
             yield Problem(where, f"{read.data.display} has no field '{back['by']}' to choose backs")
         if not any(row.copies for row in read.rows):
             yield Problem(read.data.ref, "there are no cards: give a row for each card")
+        total = sum(row.copies for row in read.rows)
+        if total > tabular.MAX_CARDS:
+            most = tabular.MAX_CARDS
+            message = f"the rows make {total:,} cards; a deck may have at most {most:,}"
+            yield Problem(read.data.ref, message)
+        yield from _outside_pictures(read)
 
     def count(self, source: Source, checked: Checked) -> int:
         read = _read(source, checked.root, checked.locale)
@@ -318,7 +352,7 @@ class Cards(DeckKind):
 
     def card_art(self, card: object) -> tuple[Path, ...]:
         """The picture files its values name (a value that is a path to a picture)."""
-        return _pictures(card.data.folder, card.values.values())
+        return _pictures(card.data, card.values.values())
 
     def inputs(self, source: Source, root: Path) -> list[Path]:
         """The data file, the picture files its values name, and the ``templates/``
@@ -329,7 +363,7 @@ class Cards(DeckKind):
         read = _read(source, root, "")
         if read.data is not None:
             for row in read.rows:
-                found.extend(_pictures(read.data.folder, row.values.values()))
+                found.extend(_pictures(read.data, row.values.values()))
         return list(dict.fromkeys(found))
 
     def drawn_only(self, source: Source) -> set[Path]:

@@ -12,6 +12,7 @@ import hashlib
 import pickle
 from collections.abc import Iterable, Iterator
 
+from deckforge.fsutil import read_regular
 from deckforge.kinds import deck_kinds
 from deckforge.layout.ops import Card as LaidCard
 from deckforge.model import Deck, Edition
@@ -26,11 +27,12 @@ def _digest(*parts: object) -> str:
 
 
 def _art(paths: tuple) -> bytes:
-    """The bytes of a card's own picture files: a new picture at the same path is a change."""
+    """The bytes of a card's own picture files (each inside the project, as its kind's
+    ``card_art`` gives them): a new picture at the same path is a change."""
     found = []
     for path in paths:
         try:
-            found.append(path.read_bytes())
+            found.append(read_regular(path))
         except OSError:
             found.append(b"missing")
     return b"\0".join(found)
@@ -42,7 +44,8 @@ def card_listing(
     """The manifest fields of a deck's file: ``card_names``, ``card_sources`` (where each
     card is written) and ``face_template`` always, and for a file of one
     card side per page ``card_sides``: a digest of each card's face, the index of its back
-    among the deck's distinct backs, and a digest of each distinct back.
+    among the deck's distinct backs, a digest of each distinct back, and each card's id
+    (what a proof matches the cards of two builds by).
 
     A digest covers what the page is drawn from (the edition's settings, the deck, the
     card or back, the profile, and ``tools``: the versions of the code and libraries and
@@ -85,6 +88,7 @@ class Listing:
         self.back_of: list[int] = []
         self.back_digests: list[str] = []
         self.faces: list[str] = []
+        self.ids: list[str] = []
 
     def add(self, card: LaidCard) -> None:
         """One more card of the file."""
@@ -100,6 +104,7 @@ class Listing:
                 self.known[key] = len(self.back_digests) - 1
         self.back_of.append(self.known[key] if key is not None else len(self.back_digests) - 1)
         self.faces.append(_digest(self.base, model, _art(self.kind.card_art(model))))
+        self.ids.append(str(card.id))
 
     def watch(self, cards: Iterable[LaidCard]) -> Iterator[LaidCard]:
         """The cards, each added as it is taken."""
@@ -119,5 +124,6 @@ class Listing:
                 "faces": self.faces,
                 "backs": self.back_of,
                 "distinct_backs": self.back_digests,
+                "ids": self.ids,
             }
         return listing

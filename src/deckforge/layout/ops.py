@@ -311,6 +311,8 @@ class Document:
     #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
     colour: str = "rgb"
     ink_limit: float = 240.0
+    #: The inks (0–1) of large black areas in CMYK.
+    rich_black: tuple[float, float, float, float] = (0.6, 0.4, 0.4, 1.0)
     #: The PDF/X version to write ("PDF/X-4", "PDF/X-1a:2001"), if any.
     pdfx: str | None = None
     #: The printing condition (a :class:`deckforge.profiles.OutputIntent`) CMYK is made

@@ -12,7 +12,7 @@ from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
 from deckforge.records import record
 from deckforge.sources.source import load_yaml
-from deckforge.units import PAPER_SIZES_MM, mm, parse_length
+from deckforge.units import PAPER_SIZES_MM, mm, out_of_range, parse_length
 
 FOLDER = Path(__file__).parent
 
@@ -38,7 +38,12 @@ class OutputIntent:
         """A shop's profile: read, checked to be a CMYK output profile, and named."""
         import hashlib
 
-        data = Path(icc).read_bytes()
+        from deckforge.fsutil import read_regular
+
+        try:
+            data = read_regular(Path(icc), MAX_ICC_BYTES)
+        except OSError as error:  # a pipe or a device is refused, not waited on
+            raise ValueError(f"{icc}: {error.strerror or error}") from None
         if data[12:16] != b"prtr" or data[16:20] != b"CMYK":
             raise ValueError(f"{icc}: not a CMYK output (printer) ICC profile")
         fields.setdefault("condition_name", _description(data) or Path(icc).stem)
@@ -70,6 +75,10 @@ def _description(data: bytes) -> str:
         return ""
 
 
+#: The largest shop's ICC profile read (press profiles take a few megabytes).
+MAX_ICC_BYTES = 64 * 1024 * 1024
+
+
 @record(frozen=True, eq=False)
 class Profile:
     """A validated print profile, lengths in points."""
@@ -90,6 +99,8 @@ class Profile:
     gutter: float = 0.0
     colour: str = "rgb"
     ink_limit: float = 240.0
+    #: The inks (0–1) large black areas print in; text and rules of black are 100 % K.
+    rich_black: tuple[float, float, float, float] = (0.6, 0.4, 0.4, 1.0)
     #: Shift of every back on its sheet (points; right and up as printed), to make up
     #: for a printer that does not line the two sides up. Set from the command line.
     back_offset: tuple[float, float] = (0.0, 0.0)
@@ -151,6 +162,10 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
             )
             continue
         docs = d["documents"]
+        wrong = _out_of_range(source, d)
+        if wrong:
+            problems.extend(wrong)
+            continue
         profiles[d["id"]] = Profile(
             id=d["id"],
             description=d["description"],
@@ -168,12 +183,38 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
             gutter=parse_length(d.get("gutter", "0mm")),
             colour=d.get("colour", "rgb"),
             ink_limit=float(d.get("ink_limit", 240)),
+            rich_black=tuple(v / 100 for v in d.get("rich_black", (60, 40, 40, 100))),
             pdfx=d.get("pdfx"),
             output_intent=_output_intent(d.get("output_intent", {}), path),
         )
     if problems:
         raise BuildFailed(problems)
     return profiles
+
+
+#: The lengths of a profile and the range each must lie in (:data:`deckforge.units.LIMITS`).
+_LENGTHS = {
+    ("margin",): "spacing",
+    ("gap",): "spacing",
+    ("gutter",): "spacing",
+    ("bleed",): "bleed",
+    ("documents", "bleed"): "bleed",
+}
+
+
+def _out_of_range(source, data: dict) -> list[_Problem]:
+    """A problem for each length of a profile outside its range, at its line."""
+    problems = []
+    for path, limit in _LENGTHS.items():
+        value = data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None:
+            continue
+        wrong = out_of_range(parse_length(value), limit)
+        if wrong is not None:
+            problems.append(_Problem(source.ref(path), wrong))
+    return problems
 
 
 def select_profiles(names: list[str] | None) -> list[Profile]:

@@ -3,10 +3,11 @@
 CMYK is made by littleCMS (Pillow's ImageCms) from sRGB into the output profile — the
 shop's own ``.icc`` file, or deckforge's model of FOGRA39 (:mod:`deckforge.render.press`)
 — with the profile's rendering intent. Vector colours and images go through the same
-transform. Two print-trade rules are kept on top of it: neutral near-black (text) prints
-as black ink alone, 100 % K, so small type has no colour fringes when plates shift; and
-no colour carries more ink in all than the profile's limit (black is kept, colour gives
-way).
+transform. Print-trade rules are kept on top of it: neutral near-black text, rules and
+small marks print as black ink alone, 100 % K, so they have no colour fringes when plates
+shift; a large area of black prints as the profile's rich black; and no colour carries
+more ink in all than the profile's limit (the press profile keeps it by replacing grey
+with black; what a shop's profile passes over it is cut from colour).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ if TYPE_CHECKING:
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]
 
-#: Below this lightness a neutral colour is printed as black ink alone.
+#: Below this lightness a neutral colour of text or a thin rule prints as black ink alone.
 NEAR_BLACK = 0.2
+#: A large area darker than this (and neutral) is black: it prints as the rich black.
+AREA_BLACK = 0.02
+#: The rich black of large black areas (C, M, Y, K, 0–1): what most card shops ask for.
+RICH_BLACK = (0.6, 0.4, 0.4, 1.0)
 #: The ICC numbers of the rendering intents profiles name.
 INTENTS = {
     "perceptual": 0,
@@ -91,7 +96,9 @@ def output_profile(intent: OutputIntent, ink_limit: float) -> bytes:
 
 @lru_cache(maxsize=8)
 def _read(path: Path) -> bytes:
-    return Path(path).read_bytes()
+    from deckforge.fsutil import read_regular
+
+    return read_regular(Path(path))
 
 
 def is_cmyk_profile(data: bytes) -> bool:
@@ -113,10 +120,13 @@ def limit_ink(cmyk: CMYK, limit: float) -> CMYK:
 class Converter:
     """sRGB to CMYK through one output profile, intent and ink limit."""
 
-    def __init__(self, intent: OutputIntent, ink_limit: float):
+    def __init__(
+        self, intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK
+    ) -> None:
         from PIL import ImageCms
 
         self.ink_limit = ink_limit
+        self.rich_black = tuple(round(v, 4) for v in limit_ink(rich_black, ink_limit))
         self.intent = intent.intent
         self.profile = output_profile(intent, ink_limit)
         if not is_cmyk_profile(self.profile):
@@ -127,7 +137,8 @@ class Converter:
         flags = ImageCms.Flags.NONE
         if intent.intent == "perceptual":
             flags = ImageCms.Flags.BLACKPOINTCOMPENSATION
-        #: Everything the CMYK of a colour depends on, for caches of converted drawings.
+        #: Everything the CMYK of a drawing's colour (:meth:`cmyk`) depends on, for caches
+        #: of converted drawings.
         self.key = hashlib.sha256(
             repr((self.profile, intent.intent, int(flags), ink_limit, NEAR_BLACK)).encode()
         ).hexdigest()[:16]
@@ -140,24 +151,66 @@ class Converter:
             flags=flags,
         )
         self._colours: dict[RGB, CMYK] = {}
+        self._flags = flags
+        self._proof = None
 
     def cmyk(self, rgb: RGB) -> CMYK:
-        """An sRGB colour (0–1) as CMYK (0–1), rounded to what 8-bit plates hold."""
+        """An sRGB colour (0–1) of text, a rule or a small mark as CMYK (0–1): neutral
+        near-black as black ink alone, anything else as :meth:`separated`."""
+        r, g, b = rgb
+        if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
+            return (0.0, 0.0, 0.0, 1.0)
+        return self.separated(rgb)
+
+    def inks(self, rgb: RGB, area: bool) -> CMYK:
+        """A colour as :meth:`area` gives it for a large area, else as :meth:`cmyk`."""
+        return self.area(rgb) if area else self.cmyk(rgb)
+
+    def area(self, rgb: RGB) -> CMYK:
+        """An sRGB colour (0–1) of a large area as CMYK (0–1): black as the rich black,
+        anything else as :meth:`separated`."""
+        r, g, b = rgb
+        if max(r, g, b) < AREA_BLACK and max(r, g, b) - min(r, g, b) < AREA_BLACK:
+            return self.rich_black  # type: ignore[return-value]
+        return self.separated(rgb)
+
+    def separated(self, rgb: RGB) -> CMYK:
+        """An sRGB colour (0–1) through the output profile as CMYK (0–1), within the ink
+        limit, rounded to what 8-bit plates hold."""
         cached = self._colours.get(rgb)
         if cached is not None:
             return cached
-        r, g, b = rgb
-        if max(r, g, b) < NEAR_BLACK and max(r, g, b) - min(r, g, b) < 0.08:
-            value: CMYK = (0.0, 0.0, 0.0, 1.0)
-        else:
-            from PIL import Image, ImageCms
+        from PIL import Image, ImageCms
 
-            pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-            inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
-            value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
-            value = tuple(round(v, 4) for v in value)  # type: ignore[assignment]
+        pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
+        inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
+        value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
+        value = _rounded(value, self.ink_limit)
         self._colours[rgb] = value
         return value
+
+    def proof(self, image: Image.Image) -> Image.Image:
+        """A CMYK image as sRGB through the output profile with the same intent: what
+        the press prints it as, on screen (a soft proof)."""
+        from PIL import ImageCms
+
+        if self._proof is None:
+            self._proof = ImageCms.buildTransform(
+                held_profile(self.profile),
+                ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
+                "CMYK",
+                "RGB",
+                renderingIntent=INTENTS[self.intent],
+                flags=self._flags,
+            )
+        return ImageCms.applyTransform(image, self._proof)
+
+    def printed_rgb(self, cmyk: CMYK) -> tuple[int, int, int]:
+        """The 8-bit sRGB a CMYK colour prints as (:meth:`proof`)."""
+        from PIL import Image
+
+        pixel = Image.new("CMYK", (1, 1), tuple(round(v * 255) for v in cmyk))
+        return self.proof(pixel).getpixel((0, 0))  # type: ignore[return-value]
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK through the profile, the ink limit kept by every pixel."""
@@ -199,23 +252,59 @@ class Converter:
         return result
 
 
-def _limit_image(image: Image.Image, limit: float) -> Image.Image:
-    """Cut back colour where a pixel's four inks pass the limit (rare: a press profile
-    keeps its own limit; only a shop's profile with a higher one needs it)."""
-    from PIL import Image, ImageMath
+def _rounded(cmyk: CMYK, limit: float) -> CMYK:
+    """Inks rounded to four places, the largest colour ink rounded down if rounding took
+    the total over the limit."""
+    value = [round(v, 4) for v in cmyk]
+    excess = round(sum(value) - limit / 100.0, 4)
+    if excess > 0:
+        most = max(range(3), key=lambda i: value[i])
+        value[most] = round(max(value[most] - excess, 0.0), 4)
+    return tuple(value)  # type: ignore[return-value]
 
-    c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+
+#: A fill this wide and tall (points, half an inch) or more is a large area.
+AREA = 36.0
+
+
+def is_area(shape) -> bool:
+    """Whether a shape's fill (a drawing operation's) is a large area rather than a mark:
+    its black prints as the rich black, not 100 % K."""
+    if hasattr(shape, "r"):
+        return 2 * shape.r >= AREA
+    if hasattr(shape, "points"):
+        xs, ys = [p[0] for p in shape.points], [p[1] for p in shape.points]
+        return max(xs) - min(xs) >= AREA and max(ys) - min(ys) >= AREA
+    return abs(shape.w) >= AREA and abs(shape.h) >= AREA
+
+
+def _limit_image(image: Image.Image, limit: float) -> Image.Image:
+    """Cut back colour where a pixel's four inks pass the limit (a press profile keeps
+    its own limit but for the rounding to 8 bits; a shop's profile may have a higher one),
+    as :func:`limit_ink` does, rounding the colour inks down."""
+    import numpy as np
+    from PIL import Image
+
+    inks = np.asarray(image, dtype=np.float64)
     cap = limit / 100.0 * 255
-    if total.getextrema()[1] <= cap + 0.5:
+    over = inks.sum(axis=2) > cap + 0.5
+    if not over.any():
         return image
-    pixels = [limit_ink(tuple(v / 255 for v in p), limit) for p in image.getdata()]
-    result = Image.new("CMYK", image.size)
-    result.putdata([tuple(round(v * 255) for v in p) for p in pixels])
-    return result
+    colour_inks = inks[..., :3].sum(axis=2)
+    spare = np.clip(cap - inks[..., 3], 0.0, None) / np.maximum(colour_inks, 1e-9)
+    scale = np.where(over, np.clip(spare, 0.0, 1.0), 1.0)
+    inks[..., :3] = np.where(
+        over[..., None], np.floor(inks[..., :3] * scale[..., None]), inks[..., :3]
+    )
+    return Image.frombytes("CMYK", image.size, inks.astype(np.uint8).tobytes())
+
+
+def converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK) -> Converter:
+    """The converter of one output intent, ink limit and rich black, made once per
+    process (whether the rich black is named or left to its default)."""
+    return _converter(intent, ink_limit, tuple(rich_black))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=8)
-def converter(intent: OutputIntent, ink_limit: float) -> Converter:
-    """The converter of one output intent and ink limit, made once per process."""
-    return Converter(intent, ink_limit)
+def _converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK) -> Converter:
+    return Converter(intent, ink_limit, rich_black)

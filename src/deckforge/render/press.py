@@ -65,9 +65,17 @@ YULE_NIELSEN = 1.7
 D50 = (96.42, 100.0, 82.49)
 #: Grid points per axis of the two lookup tables.
 A2B_POINTS = 9
-B2A_POINTS = 25
+B2A_POINTS = 33
+#: How the colour-to-CMYK grid's nodes are spread in a and b: closer together near grey
+#: (a node's distance from grey grows as its step to this power); the entries of its
+#: input curves.
+AB_POWER = 1.3
+CURVE_ENTRIES = 4096
+#: Room (per cent) under the ink limit for the four inks' rounding to 8-bit plates, so a
+#: colour at the limit stays within it as a RIP or preflight converts it.
+ROUNDING = 0.8
 #: Bump when the tables made from the model change, so cached profiles are remade.
-_FORMAT = 1
+_FORMAT = 2
 
 _N = YULE_NIELSEN
 _PAPER = PRIMARIES["0000"]
@@ -120,81 +128,16 @@ def model_lab(cmyk: tuple[float, float, float, float]) -> tuple[float, float, fl
 # --- Lab to CMYK ----------------------------------------------------------------------------
 
 
-def _black(grey: float) -> float:
-    """Grey component replacement: how much black prints for a grey component (the
-    common part of C, M and Y): none in light tones, most of it in the shadows."""
-    if grey <= 0.25:
-        return 0.0
-    return min(1.0, ((grey - 0.25) / 0.75) ** 0.9)
-
-
-def separate(cmy: tuple[float, float, float], limit: float) -> tuple[float, float, float, float]:
-    """The inks printed for a colour given as C, M, Y alone: black takes over part of
-    their grey component, and colour gives way where the total would pass ``limit``."""
-    grey = min(cmy)
-    k = _black(grey)
-    removed = grey * k * 0.85
-    c, m, y = (v - removed for v in cmy)
-    spare = limit / 100.0 - k
-    total = c + m + y
-    if total > spare:
-        scale = max(spare, 0.0) / total
-        c, m, y = c * scale, m * scale, y * scale
-    return (c, m, y, k)
-
-
-def _lab_of(cmy: list[float], limit: float) -> tuple[float, float, float]:
-    return model_lab(separate((cmy[0], cmy[1], cmy[2]), limit))
-
-
-def _solve(target, limit: float, start: list[float]) -> list[float]:
-    """C, M, Y (before separation) whose printed colour is nearest ``target`` in Lab:
-    damped Gauss–Newton within 0–1."""
-    cmy = list(start)
-    step = 1e-3
-    for _ in range(8):
-        lab = _lab_of(cmy, limit)
-        r = [t - v for t, v in zip(target, lab, strict=True)]
-        if r[0] * r[0] + r[1] * r[1] + r[2] * r[2] < 1e-3:
-            break
-        jac = []
-        for i in range(3):
-            probe = list(cmy)
-            probe[i] += step if cmy[i] + step <= 1 else -step
-            moved = _lab_of(probe, limit)
-            jac.append([(m - v) / (probe[i] - cmy[i]) for m, v in zip(moved, lab, strict=True)])
-        # Normal equations (JᵀJ + λ diag) d = Jᵀr, for three unknowns.
-        jtj = [[sum(jac[a][c] * jac[b][c] for c in range(3)) for b in range(3)] for a in range(3)]
-        jtr = [sum(jac[a][c] * r[c] for c in range(3)) for a in range(3)]
-        for a in range(3):
-            jtj[a][a] += 1e-4 + 1e-2 * jtj[a][a]
-        d = _solve3(jtj, jtr)
-        moved_cmy = [min(max(v + dv, 0.0), 1.0) for v, dv in zip(cmy, d, strict=True)]
-        if max(abs(a - b) for a, b in zip(moved_cmy, cmy, strict=True)) < 1e-4:
-            break  # at the gamut's edge: nothing nearer within the inks
-        cmy = moved_cmy
-    return cmy
-
-
-def _solve3(m: list[list[float]], v: list[float]) -> list[float]:
-    (a, b, c), (d, e, f), (g, h, i) = m
-    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    if abs(det) < 1e-12:
-        return [0.0, 0.0, 0.0]
-    x = (v[0] * (e * i - f * h) - b * (v[1] * i - f * v[2]) + c * (v[1] * h - e * v[2])) / det
-    y = (a * (v[1] * i - f * v[2]) - v[0] * (d * i - f * g) + c * (d * v[2] - v[1] * g)) / det
-    z = (a * (e * v[2] - v[1] * h) - b * (d * v[2] - v[1] * g) + v[0] * (d * h - e * g)) / det
-    return [x, y, z]
-
-
 def lab_to_cmyk(
-    target: tuple[float, float, float], limit: float, start: list[float] | None = None
+    target: tuple[float, float, float], limit: float
 ) -> tuple[float, float, float, float]:
     """The CMYK (0–1) of a media-relative Lab colour on the modelled press, with grey
-    component replacement and at most ``limit`` per cent ink in all; a colour outside the
-    gamut becomes one near it that the inks reach."""
-    cmy = _solve(target, limit, start or [0.3, 0.3, 0.3])
-    return separate((cmy[0], cmy[1], cmy[2]), limit)
+    component replacement and at most ``limit`` per cent ink in all, solved as the
+    profile's table is; a colour outside the gamut becomes the nearest the inks reach."""
+    from deckforge.render import separation
+
+    inks = separation.separate([target], limit / 100.0)[0]
+    return (float(inks[0]), float(inks[1]), float(inks[2]), float(inks[3]))
 
 
 # --- the ICC file ---------------------------------------------------------------------------
@@ -202,10 +145,6 @@ def lab_to_cmyk(
 
 def _s15(value: float) -> bytes:
     return struct.pack(">i", round(value * 65536))
-
-
-def _u16(value: float) -> int:
-    return min(max(round(value * 65535), 0), 65535)
 
 
 def _lab16(lab: tuple[float, float, float]) -> tuple[int, int, int]:
@@ -218,12 +157,24 @@ def _lab16(lab: tuple[float, float, float]) -> tuple[int, int, int]:
     )
 
 
-def _lut16(inputs: int, outputs: int, points: int, grid: list[tuple[int, ...]]) -> bytes:
-    """A 'mft2' tag: identity matrix and curves around a grid of 16-bit values."""
+def _lut16(
+    inputs: int,
+    outputs: int,
+    points: int,
+    grid: list[tuple[int, ...]],
+    curves: list[list[int]] | None = None,
+) -> bytes:
+    """A 'mft2' tag: identity matrix, input curves (``curves``, each of the same number
+    of 16-bit entries; straight lines if not given) and a grid of 16-bit values."""
     head = b"mft2" + b"\0" * 4 + bytes([inputs, outputs, points, 0])
     matrix = b"".join(_s15(1.0 if r == c else 0.0) for r in range(3) for c in range(3))
     curve = struct.pack(">2H", 0, 65535)
-    body = struct.pack(">2H", 2, 2) + curve * inputs
+    entries = len(curves[0]) if curves else 2
+    body = struct.pack(">2H", entries, 2)
+    if curves:
+        body += b"".join(struct.pack(f">{entries}H", *c) for c in curves)
+    else:
+        body += curve * inputs
     body += b"".join(struct.pack(f">{outputs}H", *node) for node in grid)
     return head + matrix + body + curve * outputs
 
@@ -238,22 +189,26 @@ def _a2b() -> bytes:
 
 
 def _b2a(limit: float) -> bytes:
+    """Lab to CMYK: the model inverted at every node of a Lab grid, in one solve."""
+    import numpy as np
+
+    from deckforge.render import separation
+
     g = B2A_POINTS
-    grid = []
-    row_start = [0.0, 0.0, 0.0]
-    for i in range(g):
-        L = min(i / (g - 1) * 65535 / 652.80, 100.0)
-        for j in range(g):
-            a = j / (g - 1) * 65535 / 256 - 128
-            start = row_start
-            for k in range(g):
-                b = k / (g - 1) * 65535 / 256 - 128
-                cmy = _solve((L, a, b), limit, start)
-                if k == 0:
-                    row_start = cmy
-                start = cmy
-                grid.append(tuple(_u16(v) for v in separate((cmy[0], cmy[1], cmy[2]), limit)))
-    return _lut16(3, 4, g, grid)
+    steps = np.arange(g) / (g - 1)
+    # The nodes are closer together near grey, where most colours a card shows are and
+    # the inks change fastest; the input curves take each encoded value to its place.
+    lightness = np.minimum(steps * 65535 / 652.80, 100.0)
+    centred = 2 * steps - 1
+    ab = 128 * np.sign(centred) * np.abs(centred) ** AB_POWER
+    lab = np.stack(np.meshgrid(lightness, ab, ab, indexing="ij"), axis=-1)
+    inks = separation.separate_grid(lab, (limit - ROUNDING) / 100.0)
+    values = np.clip(np.round(inks.reshape(-1, 4) * 65535), 0, 65535).astype(int)
+    u = np.arange(CURVE_ENTRIES) / (CURVE_ENTRIES - 1)
+    w = np.clip((u * 65535 / 256 - 128) / 128, -1.0, 1.0)
+    curves = [u, (1 + np.sign(w) * np.abs(w) ** (1 / AB_POWER)) / 2]
+    tables = [np.round(c * 65535).astype(int).tolist() for c in (curves[0], curves[1], curves[1])]
+    return _lut16(3, 4, g, [tuple(node) for node in values.tolist()], tables)
 
 
 def _text_tags(limit: float) -> tuple[bytes, bytes]:
@@ -320,7 +275,19 @@ def _cache_dir() -> Path:
 
 def _path(limit: float) -> Path:
     key = hashlib.sha256(
-        repr((_FORMAT, PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, limit)).encode()
+        repr(
+            (
+                _FORMAT,
+                PRIMARIES,
+                CURVES,
+                YULE_NIELSEN,
+                A2B_POINTS,
+                B2A_POINTS,
+                AB_POWER,
+                ROUNDING,
+                limit,
+            )
+        ).encode()
     ).hexdigest()[:12]
     return _cache_dir() / f"press-fogra39-{key}.profile"
 
@@ -362,7 +329,22 @@ def _cached(path: Path) -> bytes | None:
         _log.warning("%s: the cached press profile cannot be read (%s); making it again", path, exc)
         return None
     head, _, data = raw.partition(b"\n")
-    if head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]:
+    whole = (
+        head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]
+    )
+    if whole and _icc_cmyk(data):
         return data
     _log.warning("%s: the cached press profile is damaged; making it again", path)
     return None
+
+
+def _icc_cmyk(data: bytes) -> bool:
+    """Whether bytes are a CMYK output profile as ICC lays one out: its size in its
+    first four bytes, the 'acsp' signature, the 'prtr' class and the CMYK space."""
+    return (
+        len(data) >= 132
+        and int.from_bytes(data[:4], "big") == len(data)
+        and data[36:40] == b"acsp"
+        and data[12:16] == b"prtr"
+        and data[16:20] == b"CMYK"
+    )

@@ -18,6 +18,7 @@ checks that such a face and font are the same as the ones ReportLab makes.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import sys
@@ -35,7 +36,7 @@ from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFont, TTFontFa
 from deckforge.fsutil import Log, read_regular, write_atomic
 
 #: Bump when what is kept changes, so that older files are not used.
-FORMAT = 1
+FORMAT = 2
 #: The most a kept file may take (the Noto faces' take about 200 kB).
 MAX_BYTES = 8 * 1024 * 1024
 
@@ -162,6 +163,8 @@ def _decode(raw: bytes, digest: str) -> dict:
     if problem is not None:
         raise ValueError(problem)
     view, at, info = memoryview(raw), end + 1, dict(header)
+    if hashlib.sha256(view[at:]).hexdigest() != header["tables"]:
+        raise ValueError("its tables do not match their checksum: truncated or corrupt")
     for name, kind in _TABLES:
         numbers = array("d" if kind == "w" and header["floatWidths"] else "q")
         size = header["sizes"][name] * numbers.itemsize
@@ -197,6 +200,8 @@ def _problem(header: object, digest: str) -> str | None:
     """What is wrong with a kept file's header (None: nothing)."""
     if not isinstance(header, dict) or header.get("digest") != digest:
         return "it is not of this font"
+    if not isinstance(header.get("tables"), str):
+        return "it has no checksum of its tables"
     if not all(isinstance(header.get(key), str) for key in _NAMES):
         return "a name is not text"
     if not all(_integer(header.get(key)) for key in _INTEGERS):
@@ -259,7 +264,22 @@ def _encode(face: TTFontFace, digest: str) -> bytes:
     header |= {key: getattr(face, key) for key in (*_INTEGERS, *_NUMBERS)}
     header |= {"fontRevision": list(face.fontRevision), "bbox": face.bbox}
     header |= {"_full_font": face._full_font, "sizes": {k: len(v) for k, v in tables.items()}}
-    parts = [MAGIC, json.dumps(header, separators=(",", ":")).encode(), b"\n"]
-    for name, kind in _TABLES:
-        parts.append(array("d" if kind == "w" and floats else "q", tables[name]).tobytes())
-    return b"".join(parts)
+    body = b"".join(
+        array("d" if kind == "w" and floats else "q", tables[name]).tobytes()
+        for name, kind in _TABLES
+    )
+    header["tables"] = hashlib.sha256(body).hexdigest()
+    return b"".join([MAGIC, json.dumps(header, separators=(",", ":")).encode(), b"\n", body])
+
+
+def rename(font: TTFont, ps_name: str) -> TTFont:
+    """The font with the PostScript name ``ps_name`` (ASCII): the name its subsets are
+    embedded under, and the one ReportLab tells faces apart by when it registers them
+    (a second face of a name already registered is taken for the first)."""
+    font.face.name = TTFNameBytes(ps_name.encode("ascii"))
+    return font
+
+
+def forget(font: Path) -> None:
+    """Remove what was kept of a cached font instance that is set aside."""
+    path_for(font).unlink(missing_ok=True)

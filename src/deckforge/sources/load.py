@@ -62,6 +62,11 @@ def refusal(path: Path, root: Path, folder: bool = False) -> str | None:
     return kind
 
 
+def outside_art(value: str) -> str:
+    """The problem of art named as ``value`` that leads out of the project."""
+    return f"'{value}' is outside the project folder; art must stay inside it"
+
+
 def not_a_file(value: str, reason: str, folder: bool = False) -> str:
     """The problem of a path given as ``value`` that is ``reason`` (:func:`refusal`)
     instead of a file (or folder)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
 from deckforge.sources.source import Source
 from deckforge.text.script import BIDI_OVERRIDES
 
@@ -236,7 +236,7 @@ def art_problems(
         target = source.path.parent / value
         reason = OUTSIDE if Path(value).is_absolute() else refusal(target, root, folder)
         if reason == OUTSIDE:
-            yield Problem(source.ref(path), _outside(value))
+            yield Problem(source.ref(path), outside_art(value))
         elif reason == MISSING:
             what = "folder" if folder else "file"
             yield Problem(source.ref(path), f"the art {what} '{value}' does not exist")
@@ -244,10 +244,6 @@ def art_problems(
             yield Problem(source.ref(path), not_a_file(value, reason, folder))
         elif folder:
             yield from _folder_problems(source, path, value, target, root)
-
-
-def _outside(value: str) -> str:
-    return f"'{value}' is outside the project folder; art must stay inside it"
 
 
 def _folder_problems(
@@ -261,7 +257,7 @@ def _folder_problems(
         reason = refusal(entry, root)
         shown = f"{value.rstrip('/')}/{entry.name}"
         if reason == OUTSIDE:
-            yield Problem(source.ref(path), _outside(shown))
+            yield Problem(source.ref(path), outside_art(shown))
         elif reason not in (None, MISSING):
             yield Problem(source.ref(path), not_a_file(shown, reason))
 

@@ -211,7 +211,8 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     if v == "minItems":
         return f"needs at least {arg} item(s)", False
     if v == "maxItems":
-        return f"has more than {arg} items", False
+        hint = error.schema.get("x-message")
+        return hint or f"has more than {arg} items", False
     if v == "uniqueItems":
         return "lists the same value twice", False
     return error.message, False

@@ -4,22 +4,23 @@ The header row names the fields; each later row is a card. Every value keeps whe
 is, so problems point at it: ``cards.csv:12:7`` (the line and the character column of
 the cell, as editors count them, so the caret lands on it) and ``cards.xlsx!Sheet1:B12``
 (the sheet and the cell, as spreadsheets name them). An optional ``count`` column says
-how many copies of a row's card to print. Empty cells are fields that are not set.
+how many copies of a row's card to print (a whole number up to ``MAX_COPIES``). Empty
+cells are fields that are not set; a CSV row writes every cell of the header, the empty
+ones as nothing between separators, so a shorter row is a problem at the row.
 
 CSV files are UTF-8 (Excel's "CSV UTF-8"), separated by commas, semicolons or tabs
-(whichever the header row uses), quoted with double quotes. XLSX files are read with
-openpyxl, the first sheet unless one is named; formulas give the values Excel last
-calculated.
+(whichever the header row uses), quoted with double quotes. XLSX files are read by
+``sources.xlsx``, the first sheet unless one is named; formulas give the values Excel
+last calculated. Files, rows, columns, cells and each cell's text are bounded (below),
+so a hostile file is a problem with its place, never a process out of memory.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
-import zipfile
 from pathlib import Path
 
-from deckforge.errors import Problem, SourceRef, close_matches
+from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import kind_of, read_regular
 from deckforge.records import field, record
 from deckforge.text.script import BIDI_OVERRIDES
@@ -28,6 +29,15 @@ from deckforge.text.script import BIDI_OVERRIDES
 MAX_FILE_BYTES = 32 * 1024 * 1024
 #: Most rows (cards) a file may have.
 MAX_ROWS = 100_000
+#: Most columns (fields, with any unnamed ones between) a row may have.
+MAX_COLUMNS = 1_000
+#: Most cells a table may have, every row counted to its last cell.
+MAX_CELLS = 1_000_000
+#: Most characters a cell may hold (as a card's value written in YAML may).
+MAX_CELL_CHARS = 2_000
+#: Most copies of one row's card (``count``), and most cards of a deck's rows together.
+MAX_COPIES = 10_000
+MAX_CARDS = 100_000
 #: The column that says how many copies of a row to print.
 COUNT = "count"
 #: Field names bindings read as the deck's and edition's values, so no column may take.
@@ -86,14 +96,20 @@ def read_table(
         return None, [Problem(SourceRef(display), limit)]
     suffix = path.suffix.lower()
     if suffix == ".xlsx":
-        grid, problems = _xlsx_grid(path, display, sheet, sheet_ref)
+        from deckforge.sources import xlsx
+
+        grid, problems = xlsx.read_sheet(read_regular(path), display, sheet, sheet_ref)
     elif suffix == ".csv":
         grid, problems = _csv_grid(read_regular(path), display)
+        if grid is not None:
+            problems = _short_rows(grid)
     else:
         return None, [Problem(SourceRef(display), "card data is read from .csv or .xlsx files")]
     if grid is None:
         return None, problems
-    return _table(path, display, grid)
+    table, found = _table(path, display, grid)
+    found = problems + found
+    return (None, found) if found else (table, [])
 
 
 # --- CSV ------------------------------------------------------------------------------
@@ -140,7 +156,7 @@ class _CsvReader:
         text, delimiter = self.text, self.delimiter
         records: list[list[Cell]] = []
         record: list[Cell] = []
-        i, line, column = 0, 1, 1
+        i, line, column, cells = 0, 1, 1, 0
         length = len(text)
         while i <= length:
             start_line, start_column = line, column
@@ -161,6 +177,8 @@ class _CsvReader:
                         value += ch
                         i += 1
                         line, column = (line + 1, 1) if ch == "\n" else (line, column + 1)
+                        if len(value) > MAX_CELL_CHARS:
+                            return None, [_too_long(self.display, start_line, start_column)]
                 if i < length and text[i] not in (delimiter, "\n", "\r"):
                     ref = SourceRef(self.display, line, column)
                     message = f"unexpected {text[i]!r} after a quoted cell; quote the whole cell"
@@ -172,16 +190,25 @@ class _CsvReader:
                 value = text[i:end]
                 column += end - i
                 i = end
-            record.append(Cell(value.strip(), SourceRef(self.display, start_line, start_column)))
+            ref = SourceRef(self.display, start_line, start_column)
+            if len(value) > MAX_CELL_CHARS:
+                return None, [_too_long(self.display, start_line, start_column)]
+            record.append(Cell(value.strip(), ref))
+            if len(record) > MAX_COLUMNS:
+                return None, [Problem(ref, f"more than {MAX_COLUMNS:,} columns")]
             if i < length and text[i] == delimiter:
                 i, column = i + 1, column + 1
                 continue
             # The end of a record: a line break or the end of the text.
             if any(cell.value for cell in record):
                 records.append(record)
+                cells += len(record)
                 if len(records) > MAX_ROWS + 1:
                     ref = SourceRef(self.display, line, 1)
                     return None, [Problem(ref, f"more than {MAX_ROWS:,} rows")]
+                if cells > MAX_CELLS:
+                    ref = SourceRef(self.display, line, 1)
+                    return None, [Problem(ref, f"more than {MAX_CELLS:,} cells")]
             record = []
             if i < length and text[i] == "\r" and text[i + 1 : i + 2] == "\n":
                 i += 1
@@ -189,59 +216,9 @@ class _CsvReader:
         return records, []
 
 
-# --- XLSX -----------------------------------------------------------------------------
-
-
-def _xlsx_grid(
-    path: Path, display: str, sheet: str | None, sheet_ref: SourceRef | None
-) -> tuple[list[list[Cell]] | None, list[Problem]]:
-    import openpyxl
-    from openpyxl.utils import get_column_letter
-    from openpyxl.utils.exceptions import InvalidFileException
-
-    try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        reason = "it is not an XLSX workbook" if isinstance(exc, zipfile.BadZipFile) else exc
-        return None, [Problem(SourceRef(display), f"cannot read the workbook: {reason}")]
-    try:
-        names = book.sheetnames
-        if sheet is None:
-            sheet = names[0]
-        elif sheet not in names:
-            guess = close_matches(sheet, names)
-            hint = f"; did you mean '{guess[0]}'?" if guess else f" (sheets: {', '.join(names)})"
-            where = sheet_ref or SourceRef(display)
-            return None, [Problem(where, f"{display} has no sheet '{sheet}'{hint}")]
-        grid: list[list[Cell]] = []
-        for row_number, row in enumerate(book[sheet].iter_rows(values_only=True), start=1):
-            cells = []
-            for column, value in enumerate(row, start=1):
-                cell = f"{sheet}:{get_column_letter(column)}{row_number}"
-                ref = SourceRef(display, row_number, column, cell=cell)
-                cells.append(Cell(_spreadsheet_text(value), ref))
-            if any(c.value for c in cells):
-                grid.append(cells)
-                if len(grid) > MAX_ROWS + 1:
-                    return None, [Problem(cells[0].ref, f"more than {MAX_ROWS:,} rows")]
-    finally:
-        book.close()
-    return grid, []
-
-
-def _spreadsheet_text(value: object) -> str:
-    """A cell's value as text: whole numbers without '.0', dates as YYYY-MM-DD."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, datetime.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, datetime.date):
-        return value.isoformat()
-    return str(value).strip()
+def _too_long(display: str, line: int, column: int) -> Problem:
+    message = f"the cell holds more than {MAX_CELL_CHARS:,} characters"
+    return Problem(SourceRef(display, line, column), message)
 
 
 # --- rows -----------------------------------------------------------------------------
@@ -287,17 +264,54 @@ def _table(path: Path, display: str, grid: list[list[Cell]]) -> tuple[Table | No
                 problems.append(Problem(cell.ref, f"{message}; remove it"))
         copies = 1
         if COUNT in values:
-            text = values.pop(COUNT).value
-            try:
-                copies = int(float(text)) if float(text).is_integer() else -1
-            except ValueError:
-                copies = -1
-            if copies < 0:
-                problems.append(
-                    Problem(row[names.index(COUNT)].ref, f"count {text!r} is not a whole number")
-                )
+            cell = values.pop(COUNT)
+            copies = whole_count(cell.value)
+            if copies is None:
+                problems.append(Problem(cell.ref, count_problem(cell.value)))
                 copies = 0
         table.rows.append(values)
         table.row_refs.append(row[0].ref)
         table.counts.append(copies)
     return (None, problems) if problems else (table, [])
+
+
+def _short_rows(grid: list[list[Cell]]) -> list[Problem]:
+    """A CSV row with fewer cells than the header, at its first cell: a separator is
+    missing, or the row was cut short (empty cells are written as nothing between
+    separators, as spreadsheet programs save them)."""
+    if not grid:
+        return []
+    width = max((n for n, cell in enumerate(grid[0], start=1) if cell.value), default=0)
+    return [
+        Problem(
+            row[0].ref,
+            f"the row has {len(row)} cells and the header {width}; "
+            "write empty cells too, as nothing between two separators",
+        )
+        for row in grid[1:]
+        if len(row) < width
+    ]
+
+
+_WHOLE = re.compile(r"([0-9]{1,9})(?:\.0*)?")
+
+
+def whole_count(value: object) -> int | None:
+    """A ``count``: a whole number from 0 to ``MAX_COPIES`` ('3', '3.0' or 3), else
+    None (a fraction, a sign, 'nan', 'inf', anything bigger)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    else:
+        found = _WHOLE.fullmatch(value) if isinstance(value, str) else None
+        if found is None:
+            return None
+        number = int(found[1])
+    return number if 0 <= number <= MAX_COPIES else None
+
+
+def count_problem(value: object) -> str:
+    """What is wrong with a ``count`` that is not one."""
+    shown = repr(value) if len(repr(value)) <= 24 else f"{repr(value)[:20]}…"
+    return f"count {shown} is not a whole number from 0 to {MAX_COPIES:,}"

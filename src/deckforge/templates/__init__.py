@@ -11,7 +11,8 @@ safe area or bleed. A template may ``extends`` another and change its parts by n
 edition changes a shipped template by putting a file of the same name in its own
 ``templates/`` folder. ``template.schema.json`` checks every file; its field reference
 is in the modules :mod:`.load`, :mod:`.geometry`, :mod:`.lengths`, :mod:`.colours`,
-:mod:`.bind` and :mod:`.elements`.
+:mod:`.bind`, :mod:`.expr` (expressions: ``when: "rank > 10"``, ``{suit|map(suits)}``)
+and :mod:`.elements`.
 
 The stages, in order: :mod:`.load` finds a template (the edition's folder, then
 :data:`~deckforge.templates.load.SHIPPED`), reads it and merges what it extends;

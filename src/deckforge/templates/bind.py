@@ -57,12 +57,19 @@ class Field:
 class Pattern:
     """Text with bindings in it, parsed once: literal strings and fields in order."""
 
-    parts: tuple[str | Field, ...]
+    #: Literal strings, fields, and expressions (:class:`.computed.Computed`).
+    parts: tuple[str | Field | object, ...]
 
     @property
     def fields(self) -> tuple[Field, ...]:
-        """The bindings it uses."""
-        return tuple(p for p in self.parts if isinstance(p, Field))
+        """The fields it reads, an expression's included."""
+        found: list[Field] = []
+        for p in self.parts:
+            if isinstance(p, Field):
+                found.append(p)
+            elif type(p) is not str:
+                found.extend(f for f in p.fields if f not in found)
+        return tuple(found)
 
     @property
     def single(self) -> Field | None:
@@ -112,6 +119,23 @@ def parse(text: str) -> Pattern:
     if literal:
         parts.append(literal)
     return Pattern(tuple(parts))
+
+
+#: What stands for a binding's value where a template's own text is checked before any
+#: card: a character that is neither markup nor part of an icon's name.
+OPAQUE = "\ue000"
+
+
+def skeleton(text: str) -> str:
+    """Text with bindings as it reads whatever the cards hold: each binding (and each
+    ``{{`` or ``}}``) replaced by as many :data:`OPAQUE` characters, so that its own
+    markup can be checked once, at the characters where it was written."""
+
+    def opaque(match: re.Match) -> str:
+        token = match.group()
+        return token if token.startswith("{icon:") else OPAQUE * len(token)
+
+    return _BINDING.sub(opaque, text)
 
 
 #: Field names of the records bindings have looked into, by type.
@@ -202,6 +226,11 @@ class Scope:
         for part in pattern.parts:
             if type(part) is str:
                 out.append(part)
+                continue
+            if type(part) is not Field:  # an expression
+                value, where = part.text(self)
+                out.append(value)
+                ref = ref or where
                 continue
             value = self.value(part)
             if isinstance(value, SourceText):

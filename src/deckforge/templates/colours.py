@@ -8,7 +8,8 @@ colours that binds nothing: a category's name picks its colour), or a function o
 colours: ``mix(a, b, amount)`` moves ``a`` that share of the way to ``b``; ``readable(a)``
 is the ink that reads on ``a`` (dark on light colours, white on dark ones). Expressions
 are parsed once per template; those that bind no card field are worked out then, the
-rest once per distinct bound value.
+rest once per distinct bound value. A colour may name another that names another, at
+most :data:`MAX_DEPTH` deep, and functions nest as deep.
 """
 
 from __future__ import annotations
@@ -30,8 +31,17 @@ _TOKEN = re.compile(
 )
 
 
+#: How many named colours one may lead through (a names b names c…), and how deep
+#: functions may nest in one expression.
+MAX_DEPTH = 32
+
+
 class ColourError(ValueError):
     """A colour expression that cannot be read."""
+
+
+class _TooDeep(ColourError):
+    """Colours that name each other too deep: said whole, not once per colour on the way."""
 
 
 @record(frozen=True, eq=False)
@@ -73,6 +83,7 @@ class _Compiler:
         self.named = named
         self.done = done
         self.active: list[str] = []
+        self.depth = 0
 
     def named_colour(self, name: str) -> Colour:
         if name in self.done:
@@ -80,11 +91,16 @@ class _Compiler:
         if name in self.active:
             cycle = " → ".join([*self.active[self.active.index(name) :], name])
             raise ColourError(f"the colours refer to each other: {cycle}")
+        if len(self.active) >= MAX_DEPTH:
+            chain = [*self.active[:3], "…", *self.active[-1:], name]
+            raise _TooDeep(f"{' names '.join(chain)} (more than {MAX_DEPTH} levels)")
         self.active.append(name)
         child = _Compiler(self.palette, self.named, self.done)
         child.active = self.active  # the same chain, to find cycles
         try:
             compiled = child.compile(self.named[name])
+        except _TooDeep:
+            raise
         except ColourError as exc:
             raise ColourError(f"in the colour '{name}': {exc}") from None
         finally:
@@ -140,7 +156,12 @@ class _Compiler:
             return self.bound(field)
         if kind == "name":
             if self.at < len(self.tokens) and self.tokens[self.at][1] == "(":
-                return self.function(value)
+                self.depth += 1
+                if self.depth > MAX_DEPTH:
+                    raise ColourError(f"functions nest more than {MAX_DEPTH} deep")
+                found = self.function(value)
+                self.depth -= 1
+                return found
             return self.name(value)
         raise ColourError(f"unexpected {value!r}")
 

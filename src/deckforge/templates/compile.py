@@ -9,14 +9,14 @@ fields, fitting its text and making the drawing operations.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.layout.ops import RGB, hex_colour
 from deckforge.records import field, record
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
-from deckforge.templates import geometry
+from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
 from deckforge.templates.elements import (
@@ -33,7 +33,7 @@ from deckforge.templates.spec import Spec
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale
-from deckforge.units import CARD_SIZES_MM, INCH, mm
+from deckforge.units import CARD_SIZES_MM, INCH, MIN_DASH_CYCLE, mm, out_of_range, to_mm
 
 #: The defaults of a template's settings.
 DEFAULT_BLEED = INCH / 8
@@ -95,14 +95,26 @@ class Compiler:
         self.needs: dict[str, tuple[str, SourceRef]] = {}
         self.files: list[Path] = list(template.files)
         self.card = self._card()
+        self.maps = computed.maps_of(template.maps, self.problems)
         self.rtl = is_rtl_locale(context.locale) and self._setting("mirror", True) is not False
         self.names = {"safe": self.card.safe, "bleed": self.card.bleed}
+        #: Where each name was set, for problems it causes elsewhere (:meth:`problem`).
+        settings = template.settings
+        self.named_at = {key: settings[key][1].ref for key in ("safe", "bleed") if key in settings}
+        #: Sizes that could not be worked out (reported once, not again where used).
+        self.failed: set[str] = set()
         trim = Box(self.card.w, self.card.h)
         for name, (value, origin) in template.sizes.items():
+            if isinstance(value, str) and self.failed.intersection(_NAME.findall(value)):
+                self.failed.add(name)
+                continue
             try:
                 self.names[name] = length(value, "", trim, self.names)
             except LengthError as exc:
-                self.problems.append(Problem(origin.ref, f"sizes.{name}: {exc}"))
+                self.problems.append(Problem(origin.ref, str(exc)))
+                self.failed.add(name)
+            else:
+                self.named_at[name] = origin.ref
         palette: dict[str, RGB] = {k: hex_colour(v) for k, v in context.palette.items()}
         self.colours = Colours(palette, {k: v for k, (v, _) in template.colours.items()})
         for name, (_, origin) in template.colours.items():
@@ -123,40 +135,83 @@ class Compiler:
         return default if found is None else found[0]
 
     def _card(self) -> geometry.Card:
-        def points(key: str, default: float) -> float:
+        def points(key: str, default: float, limit: str) -> float:
             found = self.template.settings.get(key)
             if found is None:
                 return default
             try:
-                return length(found[0], "", Box(0, 0))
+                value = length(found[0], "", Box(0, 0))
             except LengthError as exc:
-                self.problems.append(Problem(found[1].ref, f"{key}: {exc}"))
+                self.problems.append(Problem(found[1].ref, str(exc)))
                 return default
+            wrong = out_of_range(value, limit)
+            if wrong is not None:
+                self.problems.append(Problem(found[1].ref, wrong))
+                return default
+            return value
 
-        bleed, safe = points("bleed", DEFAULT_BLEED), points("safe", DEFAULT_SAFE)
+        bleed, safe = points("bleed", DEFAULT_BLEED, "bleed"), points("safe", DEFAULT_SAFE, "safe")
         if self.context.size_mm is not None:
-            w, h = self.context.size_mm
-            return geometry.Card(mm(w), mm(h), safe, bleed)
-        size = self.template.settings.get("size")
-        if size is not None:
-            w, h = CARD_SIZES_MM[str(size[0])]
-            return geometry.Card(mm(w), mm(h), safe, bleed)
-        if "width" in self.template.settings and "height" in self.template.settings:
-            return geometry.Card(points("width", 0.0), points("height", 0.0), safe, bleed)
-        self.problems.append(
-            Problem(
-                self.template.ref,
-                "the template names no card size: give 'size' (poker, bridge, tarot…) or "
-                "'width' and 'height'",
+            w, h = mm(self.context.size_mm[0]), mm(self.context.size_mm[1])
+        elif (size := self.template.settings.get("size")) is not None:
+            w, h = (mm(side) for side in CARD_SIZES_MM[str(size[0])])
+        elif "width" in self.template.settings and "height" in self.template.settings:
+            w, h = points("width", mm(63.5), "card"), points("height", mm(88.9), "card")
+        else:
+            self.problems.append(
+                Problem(
+                    self.template.ref,
+                    "the template names no card size: give 'size' (poker, bridge, tarot…) or "
+                    "'width' and 'height'",
+                )
             )
-        )
-        return geometry.Card(mm(63.5), mm(88.9), safe, bleed)
+            w, h = mm(63.5), mm(88.9)
+        return geometry.Card(w, h, self._safe(safe, min(w, h)), bleed)
+
+    def _safe(self, safe: float, shorter: float) -> float:
+        """The safe inset, which must leave a safe area inside the card."""
+        if 2 * safe < shorter:
+            return safe
+        found = self.template.settings.get("safe")
+        half = f"{round(to_mm(shorter / 2), 3):g}mm"
+        if found is not None:
+            message = f"the safe inset must be less than half the card's shorter side ({half})"
+            self.problems.append(Problem(found[1].ref, message))
+        else:
+            message = f"the card is too small for the default safe inset: give 'safe' under {half}"
+            self.problems.append(Problem(self.template.ref, message))
+        return 0.0
 
     # --- helpers for elements ------------------------------------------------------------
 
     def problem(self, spec: Spec, key: str, message: str) -> None:
-        """A problem with one key of an element."""
-        self.problems.append(Problem(spec.at(key), message))
+        """A problem with one key of an element. When the key was written in a template
+        this one extends, and a name it uses (``safe``, a size) was set in this one, the
+        problem is where that name was set: that is what made the value wrong."""
+        where = spec.at(key)
+        own = self.template.ref.file
+        used = _names_in(spec, key)
+        if self.failed.intersection(used):
+            return  # a size it uses could not be worked out, and that was reported
+        if where.file != own:
+            for name in used:
+                set_at = self.named_at.get(name)
+                if set_at is not None and set_at.file == own:
+                    styles = self.template.styles.values()
+                    what = "style" if any(spec is style for style in styles) else "element"
+                    message += f" (the {what} '{spec.name}' at {where.where} uses {name})"
+                    where = set_at
+                    break
+        self.problems.append(Problem(where, message))
+
+    def bounded(self, spec: Spec, key: str, value: float, limit: str, default: float) -> float:
+        """A number of an element's key, or ``default`` after a problem when it is outside
+        its range (:data:`deckforge.units.LIMITS`)."""
+        wrong = out_of_range(value, limit)
+        if wrong is None:
+            return value
+        self.problem(spec, key, wrong)
+        return default
 
     def _need(self, fields: tuple[Field, ...], kind: str, ref: SourceRef) -> None:
         for f in fields:
@@ -204,10 +259,27 @@ class Compiler:
             return None
         try:
             pattern = parse(str(value))
-        except BindError as exc:
-            self.problem(spec, key, str(exc))
-            return None
+        except BindError:
+            pattern = None
+        if pattern is None or any(computed.looks_like_expression(f.name) for f in pattern.fields):
+            try:  # a binding that is an expression: `{suit|map(suits)}`
+                shared = self.context.shared
+                pattern = computed.pattern(str(value), self.maps, spec.at(key), shared)
+            except (BindError, computed.Failure) as exc:
+                self.problem(spec, key, str(exc))
+                return None
         self._need(pattern.fields, kind, spec.at(key))
+        return pattern
+
+    def composed(self, spec: Spec, key: str) -> Pattern | None:
+        """A key whose value is text with bindings in it (``"art/{art}.png"``), not one
+        whole binding nor a value written out: the pattern, else None."""
+        value = spec.data.get(key)
+        if not isinstance(value, str) or "{" not in value:
+            return None
+        pattern = self.pattern(spec, key)
+        if pattern is None or pattern.single is not None or not pattern.fields:
+            return None
         return pattern
 
     def source(self, spec: Spec, key: str, kind: str, example: str) -> tuple[Field | None, bool]:
@@ -240,13 +312,20 @@ class Compiler:
     def paint(self, spec: Spec, box: Box) -> Paint:
         """A shape's fill and outline."""
         dash = tuple(
-            self.length(Spec({"d": d}, spec.origins, spec.origin), "d", "", box)
+            self.length(Spec({"dash": d}, spec.origins, spec.origin), "dash", "", box)
             for d in spec.data.get("dash", ())
         )
+        wrong = next((w for d in dash if (w := out_of_range(d, "dash")) is not None), None)
+        if wrong is None and dash and sum(dash) < MIN_DASH_CYCLE:
+            wrong = f"a dash and its space must together be at least {MIN_DASH_CYCLE:g}pt"
+        if wrong is not None:
+            self.problem(spec, "dash", wrong)
+            dash = ()
+        width = self.length(spec, "stroke_width", "", box, 0.5)
         return Paint(
             self.colour(spec, "fill"),
             self.colour(spec, "stroke"),
-            self.length(spec, "stroke_width", "", box, 0.5),
+            self.bounded(spec, "stroke_width", width, "stroke_width", 0.5),
             dash,
         )
 
@@ -256,6 +335,16 @@ class Compiler:
         for key, negate in (("when", False), ("unless", True)):
             value = spec.data.get(key)
             if value is None:
+                continue
+            if isinstance(value, str) and computed.looks_like_expression(value):
+                try:
+                    shared = self.context.shared
+                    test = computed.condition(value, self.maps, spec.at(key), negate, shared)
+                except computed.Failure as exc:
+                    self.problem(spec, key, str(exc))
+                else:
+                    found.append(test)
+                    self._need(test.fields, "text", spec.at(key))
                 continue
             items = value.items() if isinstance(value, dict) else [(value, None)]
             for name, wanted in items:
@@ -295,7 +384,8 @@ class Compiler:
         def value(key: str, default: float) -> float:
             if key not in merged:
                 return default
-            return self.length(where[key], key, "h", box, default)
+            found = self.length(where[key], key, "h", box, default)
+            return self.bounded(where[key], key, found, "font_size", default)
 
         size = value("font_size", 10.0)
         min_size = value("min_font_size", min(size, MIN_TYPE))
@@ -332,21 +422,9 @@ class Compiler:
 
     def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
         """A file named by a key, relative to the file that wrote it, inside its root."""
-        origin = spec.folder(key)
-        value = str(spec.data[key])
-        target = origin.folder / value
-        reason = OUTSIDE if Path(value).is_absolute() else refusal(target, origin.root)
-        if reason == OUTSIDE:
-            self.problem(spec, key, f"'{value}' is outside the project; files must stay inside it")
-            return None
-        if not value.lower().endswith(suffixes):
-            self.problem(spec, key, f"'{value}' is not a {' or '.join(suffixes)} file")
-            return None
-        if reason == MISSING:
-            self.problem(spec, key, f"the file '{value}' does not exist")
-            return None
-        if reason is not None:
-            self.problem(spec, key, not_a_file(value, reason))
+        target = spec.folder(key).file(str(spec.data[key]), suffixes)
+        if isinstance(target, str):
+            self.problem(spec, key, target)
             return None
         self.files.append(target)
         return target
@@ -388,6 +466,22 @@ class Compiler:
             )
         return not wrong
 
+
+def _names_in(spec: Spec, key: str) -> list[str]:
+    """The names (``safe``, sizes) a length key's value uses; for a key of the element's
+    box, the names its box's keys use (a box is worked out from them together)."""
+    if key not in _LENGTHS:
+        return []
+    keys = _BOX if key in _BOX else (key,)
+    values = [str(spec.data[k]) for k in keys if isinstance(spec.data.get(k), (str, list))]
+    return _NAME.findall(" ".join(values))
+
+
+_BOX = ("x", "y", "w", "h", "size", "right", "bottom")
+#: The keys that hold lengths.
+_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
+_LENGTHS += ("min_font_size",)
+_NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
 
 STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
 STYLE_KEYS += ("leading", "max_lines")

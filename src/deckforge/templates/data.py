@@ -20,7 +20,7 @@ from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
 from deckforge.templates.compile import KINDS
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -91,7 +91,7 @@ class _Values:
         target = self.folder / text
         reason = OUTSIDE if Path(text).is_absolute() else refusal(target, self.root)
         if reason == OUTSIDE:
-            return Problem(ref, f"'{text}' is outside the project folder; art must stay inside it")
+            return Problem(ref, outside_art(text))
         if not text.lower().endswith(images.SUFFIXES):
             return Problem(ref, f"'{text}' is not a PNG, JPEG or SVG file")
         if reason == MISSING:

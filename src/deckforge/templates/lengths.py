@@ -5,17 +5,24 @@ A length is a number with a unit (``mm``, ``cm``, ``in``, ``pt``), a share of a 
 height), a name (``safe``, ``bleed`` and the template's own ``sizes``), or a sum of them;
 products and quotients by plain numbers, ``min()``, ``max()`` and parentheses are allowed.
 Expressions are parsed and evaluated once, when a template is compiled for a deck: the
-card's size is known then, so drawing a card costs nothing for them.
+card's size is known then, so drawing a card costs nothing for them. Every step of an
+expression must stay a finite number, parentheses and functions nest at most
+:data:`MAX_NESTING` deep, and a length is within ``units.LIMITS["length"]`` (a PDF
+page's largest side either way).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 
 from deckforge.errors import close_matches
 from deckforge.records import record
-from deckforge.units import POINTS_PER_UNIT
+from deckforge.units import POINTS_PER_UNIT, out_of_range
+
+#: How deep parentheses and functions may nest in one expression.
+MAX_NESTING = 32
 
 
 class LengthError(ValueError):
@@ -42,23 +49,31 @@ class _Value:
     length: bool  # a length (points), or a plain number
 
 
+def _finite(number: float) -> float:
+    """A step's result, which must be a number (numbers that large overflow, or subtract
+    to nothing a number can say)."""
+    if not math.isfinite(number):
+        raise LengthError("its numbers are too large: a step of it is not a finite number")
+    return number
+
+
 def _add(op: str, value: _Value, other: _Value) -> _Value:
     if other.length != value.length:
         raise LengthError("cannot add a plain number to a length: give it a unit")
     sign = 1 if op == "+" else -1
-    return _Value(value.number + sign * other.number, value.length)
+    return _Value(_finite(value.number + sign * other.number), value.length)
 
 
 def _multiply(op: str, value: _Value, other: _Value) -> _Value:
     if op == "*":
         if value.length and other.length:
             raise LengthError("cannot multiply two lengths")
-        return _Value(value.number * other.number, value.length or other.length)
+        return _Value(_finite(value.number * other.number), value.length or other.length)
     if other.length:
         raise LengthError("can only divide by a plain number")
     if other.number == 0:
         raise LengthError("division by zero")
-    return _Value(value.number / other.number, value.length)
+    return _Value(_finite(value.number / other.number), value.length)
 
 
 class _Parser:
@@ -68,6 +83,7 @@ class _Parser:
         self.axis = axis
         self.box = box
         self.names = names
+        self.depth = 0
 
     @staticmethod
     def _tokenise(text: str) -> list[tuple[str, str, str]]:
@@ -122,11 +138,12 @@ class _Parser:
         return value
 
     def unary(self) -> _Value:
-        if self.peek() == "-":
+        sign = 1
+        while self.peek() == "-":
             self.at += 1
-            inner = self.unary()
-            return _Value(-inner.number, inner.length)
-        return self.atom()
+            sign = -sign
+        inner = self.atom()
+        return inner if sign == 1 else _Value(-inner.number, inner.length)
 
     def atom(self) -> _Value:
         kind = self.peek()
@@ -137,24 +154,35 @@ class _Parser:
         if kind == "number":
             return self.number(float(value), unit)
         if kind == "(":
+            self.nest()
             inner = self.sum()
             self.take(")")
+            self.depth -= 1
             return inner
         if kind == "name":
             if self.peek() == "(":
-                return self.function(value)
+                self.nest()
+                found = self.function(value)
+                self.depth -= 1
+                return found
             return self.name(value)
         raise LengthError(f"unexpected {value!r}")
 
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise LengthError(f"parentheses nest more than {MAX_NESTING} deep")
+
     def number(self, number: float, unit: str) -> _Value:
+        _finite(number)
         if not unit:
             return _Value(number, False)
         if unit.startswith("%"):
             axis = unit[1:] or self.axis
             if axis not in ("w", "h"):
                 raise LengthError("say which side '%' is of: '%w' (width) or '%h' (height)")
-            return _Value(number / 100 * (self.box.w if axis == "w" else self.box.h), True)
-        return _Value(number * POINTS_PER_UNIT[unit], True)
+            return _Value(_finite(number / 100 * (self.box.w if axis == "w" else self.box.h)), True)
+        return _Value(_finite(number * POINTS_PER_UNIT[unit]), True)
 
     def function(self, name: str) -> _Value:
         if name not in ("min", "max"):
@@ -198,6 +226,9 @@ def length(value: object, axis: str, box: Box, names: Mapping[str, float] | None
         if result.number == 0:
             return 0.0
         raise LengthError(f"'{value}' needs a unit: mm, cm, in, pt or %")
+    wrong = out_of_range(result.number, "length")
+    if wrong is not None:
+        raise LengthError(wrong)
     return result.number
 
 

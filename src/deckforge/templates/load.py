@@ -6,15 +6,17 @@ the edition's own ``templates/`` folder, then the templates shipped in deckforge
 checked by ``template.schema.json``, so every problem has its file, line and column.
 
 ``extends: other`` starts from another template and changes it: keys of the template
-(``size``, ``bleed``…) replace the other's, ``colours`` and ``sizes`` add to or replace
-its by name, a style or an element of the same name is changed key by key (a group's
+(``size``, ``bleed``…) replace the other's, ``colours``, ``sizes`` and ``maps`` add to or
+replace its by name, a style or an element of the same name is changed key by key (a group's
 children too), and new elements go at the end, or ``before``/``after`` a named one;
 ``remove: true`` drops an element. A template that extends its own name extends the one
 it hides: an edition's ``place.yaml`` can say ``extends: place`` and change one colour.
+A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +32,13 @@ SHIPPED = Path(__file__).parent / "shipped"
 #: The folder of an edition that holds its templates.
 EDITION_FOLDER = TEMPLATES_FOLDER
 _PACKAGE = Path(__file__).resolve().parents[1]
+#: How many templates one may extend one after another (a extends b extends c…).
+MAX_EXTENDS = 32
+#: What a template's name is (the schemas say the same of ``extends``, ``face`` and
+#: ``back``): never a path, so no name leads out of its folder.
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+#: What a name that is not one is told.
+NAME_RULE = "use letters, digits, '-' and '_', starting with a letter"
 #: Keys of a template that a template extending it replaces.
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
@@ -62,6 +71,8 @@ class Template:
     #: The files it was read from, the template's own first.
     files: list[Path] = field(default_factory=list)
     ref: SourceRef = SourceRef("")
+    #: Tables that expressions look values up in: ``{suit|map(suits)}``.
+    maps: dict[str, tuple[object, Origin]] = field(default_factory=dict)
 
     def copy(self, name: str) -> Template:
         """A copy under another name, to be changed by a template extending this one."""
@@ -74,6 +85,7 @@ class Template:
             [element.copy() for element in self.elements],
             list(self.files),
             self.ref,
+            dict(self.maps),
         )
 
 
@@ -139,7 +151,10 @@ class Library:
         return cls(layers)
 
     def find(self, name: str, start: int = 0) -> tuple[Path, int] | None:
-        """The file of a template, and the index of its layer, looking from ``start``."""
+        """The file of a template, and the index of its layer, looking from ``start``;
+        only a name (:data:`NAME`) is looked for, never a path."""
+        if not NAME.fullmatch(name):
+            return None
         for index in range(start, len(self.layers)):
             candidate = self.layers[index].folder / f"{name}.yaml"
             if candidate.is_file():
@@ -157,6 +172,9 @@ class Library:
     def _resolve(
         self, name: str, start: int, ref: SourceRef | None, chain: list[str]
     ) -> tuple[Template | None, list[Problem]]:
+        if not NAME.fullmatch(name):
+            where = ref or SourceRef(f"{EDITION_FOLDER}/")
+            return None, [Problem(where, f"'{name}' is not a template name: {NAME_RULE}")]
         found = self.find(name, start)
         if found is None:
             where = ref or SourceRef(f"{EDITION_FOLDER}/{name}.yaml")
@@ -167,15 +185,19 @@ class Library:
         if key in self.resolved:
             return self.resolved[key]
         layer = self.layers[index]
-        if layer.folder != SHIPPED and not inside(path, layer.root):
-            # An edition's own template that leads out of the project (a link): loading
-            # the edition reports it, and nothing outside the project is read.
+        if not inside(path, layer.root):
+            # A template that leads out of the project (or deckforge's own folder) through
+            # a link: loading the edition reports it, and nothing outside is read.
             where = SourceRef(layer.display(path))
             return None, [Problem(where, "the template is outside the project folder")]
         label = f"{name} ({layer.display(path)})"
         if label in chain:
             cycle = " → ".join([*chain[chain.index(label) :], label])
             return None, [Problem(ref or SourceRef(layer.display(path)), f"extends loops: {cycle}")]
+        if len(chain) > MAX_EXTENDS:
+            # Each template is read, and the chain followed, only this far (no deeper
+            # than Python's own limit on calls within calls).
+            return None, [Problem(ref or SourceRef(layer.display(path)), _too_deep(chain, path))]
         source, problems = read(path, layer.display(path))
         if source is None:
             return None, problems
@@ -211,7 +233,7 @@ class Library:
                 elif key in ("width", "height"):
                     template.settings.pop("size", None)
                 template.settings[key] = (data[key], at(key))
-        for group in ("colours", "sizes"):
+        for group in ("colours", "sizes", "maps"):
             table = getattr(template, group)
             for key, value in data.get(group, {}).items():
                 table[key] = (value, at(group, key))
@@ -227,6 +249,13 @@ class Library:
             template.elements, data.get("elements", []), source, ("elements",), layer, problems
         )
         return (None, problems) if problems else (template, [])
+
+
+def _too_deep(chain: list[str], path: Path) -> str:
+    """What a chain of ``extends`` too long says: its first templates' files and its last."""
+    files = [label[label.index("(") + 1 : -1].rsplit("/", 1)[-1] for label in chain]
+    shown = [*files[:3], "…", files[-1], path.name] if len(files) > 4 else [*files, path.name]
+    return f"{' extends '.join(shown)} (more than {MAX_EXTENDS} levels)"
 
 
 def _spec(source: Source, path: tuple, data: dict, layer: Layer) -> Spec:

@@ -3,7 +3,8 @@
 ``python -m deckforge.templates.schema`` prints it (``make docs`` writes it beside the
 other schemas); a test fails when the file is not what the registry says. Groups nest,
 and the schema checker inlines every reference, so the element definitions are written
-out once per level of nesting (:data:`DEPTH` levels) instead of referring to themselves.
+out once per level of nesting (:data:`DEPTH` levels) instead of referring to themselves;
+a group at the deepest level may hold nothing, and its ``elements`` say why.
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ def _definitions() -> dict:
             "maxLength": 200,
         },
         "condition": {
-            "description": "A card field that must be set and not empty ('answer'), or "
+            "description": "A card field that must be set and not empty ('answer'), "
             "fields and the values they must have ({rarity: rare} or {rarity: [rare, "
-            "epic]}).",
+            "epic]}), or an expression: 'rank > 10', 'suit in [Hearts, Diamonds] and not "
+            "joker' (see Expressions).",
             "type": ["string", "object"],
             "minLength": 1,
-            "maxLength": 100,
+            "maxLength": 500,
             "minProperties": 1,
             "additionalProperties": {
                 "type": ["string", "number", "boolean", "array"],
@@ -72,7 +74,7 @@ def _level(level: int, defs: dict) -> str:
     checked when a template is compiled (by the element's own class), and a schema that
     spelled it out per type would take the compiled checker seconds to build."""
     registry = load_all()
-    types = sorted(t for t in registry if t != "group" or level < DEPTH - 1)
+    types = sorted(registry)
     properties: dict[str, dict] = {}
     for key, value in COMMON_KEYS.items():
         defs.setdefault(f"key-{key}", value)
@@ -80,12 +82,22 @@ def _level(level: int, defs: dict) -> str:
     properties["type"] = {"description": COMMON_KEYS["type"]["description"], "enum": types}
     for name in types:
         for key, value in registry[name].keys.items():
-            if key == "elements":
+            if key == "elements" and level == DEPTH - 1:
+                # The deepest group holds nothing: one message says why, at its elements.
+                value = {
+                    **value,
+                    "type": "array",
+                    "maxItems": 0,
+                    "x-message": f"a group inside {DEPTH - 1} others can hold no elements "
+                    f"(groups nest at most {DEPTH} deep)",
+                }
+            elif key == "elements":
                 value = {
                     **value,
                     "type": "array",
                     "items": {"$ref": f"#/$defs/{_level(level + 1, defs)}"},
                 }
+            if key == "elements":
                 defs[f"elements-{level}"] = value
                 properties[key] = {"$ref": f"#/$defs/elements-{level}"}
                 continue
@@ -139,6 +151,18 @@ def build() -> dict:
                 "type": "object",
                 "propertyNames": _NAME,
                 "additionalProperties": _LENGTH,
+            },
+            "maps": {
+                "description": "Named tables that bindings look values up in: "
+                "'{suit|map(suits)}' with suits: {Spades: ♠, Hearts: ♥}.",
+                "type": "object",
+                "propertyNames": _NAME,
+                "additionalProperties": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "maxProperties": 1000,
+                    "additionalProperties": {"type": ["string", "number", "boolean"]},
+                },
             },
             "styles": {
                 "description": "Named text styles.",

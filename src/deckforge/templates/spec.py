@@ -10,6 +10,7 @@ from pathlib import Path
 
 from deckforge.errors import SourceRef
 from deckforge.records import field, record
+from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 
 
 @record(frozen=True)
@@ -21,6 +22,21 @@ class Origin:
     ref: SourceRef
     folder: Path
     root: Path
+
+    def file(self, value: str, suffixes: tuple[str, ...]) -> Path | str:
+        """The file ``value`` names relative to the folder, if it is inside the root and
+        has one of the suffixes; else what is wrong with it."""
+        target = self.folder / value
+        reason = OUTSIDE if Path(value).is_absolute() else refusal(target, self.root)
+        if reason == OUTSIDE:
+            return f"'{value}' is outside the project; files must stay inside it"
+        if not value.lower().endswith(suffixes):
+            return f"'{value}' is not a {' or '.join(suffixes)} file"
+        if reason == MISSING:
+            return f"the file '{value}' does not exist"
+        if reason is not None:
+            return not_a_file(value, reason)
+        return target
 
 
 @record

@@ -18,6 +18,7 @@ alike).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from deckforge.records import record
@@ -31,18 +32,21 @@ from deckforge.text.lines import (
     latin_drawn,
     latin_line,
     set_line,
+    shaped_growth,
     style_of,
 )
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
     INVISIBLE,
     drawable,
+    has_arabic,
     is_rtl_locale,
     localise_digits,
     normalise,
     shape,
     visual_order,
 )
+from deckforge.units import LIMITS
 
 __all__ = ["FitError", "FittedText", "Line", "Run", "TextStyle", "fit", "measure", "set_line"]
 
@@ -129,7 +133,8 @@ def _unit_width(word: str, weight: str) -> float:
     if drawn is not None:  # the usual word: one run of the Latin face (runs_of's answer)
         return fonts.width(drawn, fonts.face("latin", weight).name, 1.0)
     visual = drawable(shape(word))
-    return sum(fonts.width(text, font, 1.0) for text, font in runs_of(visual, weight))
+    width = sum(fonts.width(text, font, 1.0) for text, font in runs_of(visual, weight))
+    return width + shaped_growth(word, weight) if has_arabic(word) else width
 
 
 def measure(text: str, weight: str, size: float) -> float:
@@ -377,27 +382,79 @@ def _placed(
     return None
 
 
+#: Sizes tried one after another from the preferred size down, before the rest (every
+#: half point down to the minimum) are searched by halves: most text fits at once or
+#: within a few points, and no text takes more than a few dozen tries whatever its sizes.
+_TRIED_IN_TURN = 8
+#: The largest size text is set at: a PDF page's largest side.
+_LARGEST = LIMITS["length"][1]
+#: The most sizes listed to be searched; beyond it each is worked out from its number.
+_LISTED = 2048
+
+
+def _sizes(size: float, least: float) -> tuple[int, Callable[[int], float]]:
+    """The sizes text is tried at after the first :data:`_TRIED_IN_TURN`: each half a
+    point under the one before (rounded to hundredths), down to ``least``; as how many
+    there are and the size of each number (listed when they are few; else each worked
+    out from its number, never all at once)."""
+    if (size - least) / 0.5 < _LISTED:
+        listed = []
+        while size >= least - 1e-6:
+            listed.append(size)
+            size = round(size - 0.5, 2)
+        return len(listed), listed.__getitem__
+    count = int((size - least) / 0.5 + 1e-9) + 1
+    return count, lambda index: round(size - 0.5 * index, 2)
+
+
 @lru_cache(maxsize=16384)
 def fit(text: str, width: float, height: float, style: TextStyle, locale: str) -> FittedText:
-    """Set text in a box, shrinking from the preferred size to the minimum as needed.
+    """Set text in a box at the largest size that fits: from the preferred size down by
+    half points to the minimum.
 
     The text may hold inline markup (:mod:`deckforge.text.markup`); malformed markup
     raises FitError. The same text in the same box is set once (a deck's label on
-    every card)."""
+    every card). Text that fits at a size fits at every smaller one (its lines break
+    no later and are lower), so after a few sizes tried in turn the rest are searched by
+    halves."""
+    if not (0 < style.min_size and style.size <= _LARGEST):
+        raise FitError(f"cannot set text at {style.size:g} pt (smallest {style.min_size:g} pt)")
     rtl = is_rtl_locale(locale)
     lines_at, plain = _wrapper(text, width, style, locale)
-    size = style.size
     last_error = "does not fit"
-    while size >= style.min_size - 1e-6:
+
+    def attempt(size: float) -> FittedText | None:
+        nonlocal last_error
         try:
             lines = lines_at(size)
         except FitError as exc:
             last_error = str(exc)
-        else:
-            fitted = _placed(lines, height, style, size, rtl, plain)
-            if fitted is not None:
-                return fitted
+            return None
+        fitted = _placed(lines, height, style, size, rtl, plain)
+        if fitted is None:
             last_error = f"needs {len(lines)} lines, too tall for its box"
+        return fitted
+
+    size = style.size
+    for _ in range(_TRIED_IN_TURN):
+        if size < style.min_size - 1e-6:
+            break
+        fitted = attempt(size)
+        if fitted is not None:
+            return fitted
         size = round(size - 0.5, 2)
+    else:
+        count, rest = _sizes(size, style.min_size)
+        best = attempt(rest(count - 1)) if count else None
+        if best is not None:
+            too_large, fits = -1, count - 1
+            while fits - too_large > 1:
+                middle = (too_large + fits) // 2
+                found = attempt(rest(middle))
+                if found is None:
+                    too_large = middle
+                else:
+                    fits, best = middle, found
+            return best
     shown = text if len(text) <= 40 else text[:37] + "..."
     raise FitError(f"cannot fit '{shown}' at the minimum size {style.min_size:g} pt: {last_error}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -23,7 +24,7 @@ from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
 from deckforge.records import record
 from deckforge.rl import faces
-from deckforge.text.instances import cut
+from deckforge.text.instances import cut, reachable
 from deckforge.versions import version
 
 REGULAR = "regular"
@@ -73,7 +74,7 @@ FAMILIES = {
 }
 
 #: Bump when the way instances are made changes, so cached files are remade.
-_INSTANCE_VERSION = 4
+_INSTANCE_VERSION = 5
 
 
 def cache_dir() -> Path:
@@ -166,8 +167,25 @@ def _checked(path: Path) -> tuple[bytes, str] | None:
         problem = "it does not match its checksum: truncated or corrupt"
     else:
         return data, expected
-    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
+    damaged(path, problem)
     return None
+
+
+def cached_bytes(path: Path) -> bytes | None:
+    """A font kept in the cache at ``path`` (with its checksum beside it, as
+    :func:`keep_bytes` keeps it) if it is there whole; None if it must be made, with a
+    warning if a damaged one was found."""
+    return _verified(path)
+
+
+def keep_bytes(path: Path, data: bytes) -> None:
+    """Keep a font made once in the cache at ``path``, its checksum beside it."""
+    _store(path, data)
+
+
+def damaged(path: Path, problem: str) -> None:
+    """Say that a cached font is damaged (``problem``) and is being made again."""
+    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
 
 
 def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
@@ -233,10 +251,41 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
         if "postscript outlines" in reason.lower():
             reason = "it has PostScript (CFF) outlines; use the font's TrueType (.ttf) version"
         raise FontFileError(f"cannot use the font '{path.name}': {reason}") from None
+    _check_glyphs(path, data)
+    # Embedded under a name of its own: one it shares with another face (a shipped
+    # face's, NotoSans-Regular) would have ReportLab draw and embed that face instead.
+    faces.rename(font, f"{_PS_UNSAFE.sub('', path.stem)[:24] or 'Font'}-{digest}")
     pdfmetrics.registerFont(font)
     own = _FACES[name] = FontFace(name, path, frozenset(font.face.charToGlyph))
     _FILE_FACES[key] = (own, fallback)
     return key
+
+
+#: What a PostScript name may not hold (it is kept to letters, digits and '-').
+_PS_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
+#: The memo of project font files whose glyphs were all read (by SHA-256).
+_GLYPHS_MEMO = "font-files.memo"
+
+
+def _check_glyphs(path: Path, data: bytes) -> None:
+    """FontFileError unless every glyph a PDF can draw from the font (see
+    :func:`instances.reachable`) can be read: ReportLab reads them only when it embeds
+    them, and fails there, or embeds garbage. Checked once per file (a memo)."""
+    from fontTools.ttLib import TTFont as FTFont
+
+    digest = hashlib.sha256(data).hexdigest()
+    checked = memo.read(_GLYPHS_MEMO)
+    if checked.get(digest) == digest:
+        return
+    try:
+        reachable(FTFont(io.BytesIO(data), lazy=True))
+    except Exception as exc:  # noqa: BLE001 - fontTools raises many kinds for bad glyphs
+        reason = str(exc) or type(exc).__name__
+        raise FontFileError(
+            f"cannot use the font '{path.name}': its glyphs cannot be read ({reason})"
+        ) from None
+    checked[digest] = digest
+    memo.write(_GLYPHS_MEMO, checked)
 
 
 @cache
@@ -259,7 +308,16 @@ def face(family: str, weight: str | None = None) -> FontFace:
     path, data, digest = _bytes_of(instance)
     # ReportLab reads the bytes that were checked, not the file again, and what it reads
     # from them once (rl.faces).
-    font = faces.load(instance.ps_name, path, data, digest)
+    try:
+        font = faces.load(instance.ps_name, path, data, digest)
+    except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
+        # Whole by its checksum, yet not a font ReportLab can read: made again, as a
+        # damaged one is, and what was kept of it with it.
+        damaged(path, f"it is not a font ReportLab can read: {exc}")
+        faces.forget(path)
+        data = cut(instance)
+        _store(path, data)
+        font = faces.load(instance.ps_name, path, data, hashlib.sha256(data).hexdigest())
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)

@@ -1,12 +1,12 @@
 """Static instances cut from the packaged variable fonts, as ReportLab can embed them.
 
 Only the tables ReportLab reads are kept. The layout tables (GSUB, GPOS, GDEF) are
-dropped first: merging their variations was nearly all of the instancing time, and
-nothing here reads them. ReportLab draws each character with the glyph the cmap gives
-and advances by the glyph's width (no kerning: it shapes only Platypus paragraphs,
-through uharfbuzz, which deckforge uses neither of), and Persian is shaped before it
-is drawn, by arabic-reshaper mapping letters to the presentation forms that Noto Sans
-Arabic's cmap covers.
+dropped first: merging their variations was nearly all of the instancing time. ReportLab
+draws each character with the glyph the cmap gives and advances by the glyph's width
+(no kerning). Persian is shaped before it is drawn, by HarfBuzz with the variable font
+itself at the instance's location (:mod:`deckforge.text.shaping`; glyphs keep their
+places, so its glyph numbers are the instance's), so an instance keeps the glyphs the
+font's substitutions give Arabic script (:func:`shaped_glyphs`).
 
 At the variable font's default location (Regular) the static font is the font's own
 glyphs, made without instancing; elsewhere (Bold) only the glyphs a PDF can draw are
@@ -44,6 +44,7 @@ def cut(instance: Instance) -> bytes:
     # The source's own date stays in 'head': files, and PDFs embedding them, then
     # come out byte for byte the same wherever and whenever they are made.
     font = FTFont(instance.source, recalcTimestamp=False)
+    shaped = shaped_glyphs(font)
     for tag in list(font.keys()):
         if tag not in READ_BY_REPORTLAB | _VARIATIONS | {"GlyphOrder"}:
             del font[tag]
@@ -55,7 +56,7 @@ def cut(instance: Instance) -> bytes:
     if all(location[axis.axisTag] == axis.defaultValue for axis in axes):
         static = _default_instance(font)
     else:
-        static = _instanced(font, location)
+        static = _instanced(font, location, shaped)
     # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
@@ -124,13 +125,15 @@ def _overlapping(data: bytes) -> bytes:
     return data[:at] + bytes([alone | _OVERLAP_SIMPLE]) + rest + data[at + 2 :]
 
 
-def reachable(font: TTFont) -> set[str]:
-    """The glyphs a PDF can draw from a font: those its character maps give, the
-    components of those, and the .notdef glyph. ReportLab embeds no others: it draws
-    each character with the glyph the cmap gives, and substitutes none (see above)."""
+def reachable(font: TTFont, shaped: set[str] = frozenset()) -> set[str]:
+    """The glyphs a PDF can draw from a font: those its character maps give, those
+    Persian shaping draws (``shaped``, see :func:`shaped_glyphs`), the components of
+    those, and the .notdef glyph. ReportLab embeds no others: it draws each character
+    with the glyph the cmap gives, and substitutes none (see above)."""
     glyf = font["glyf"]
     seen = {font.getGlyphOrder()[0]}
     stack = [name for table in font["cmap"].tables for name in table.cmap.values()]
+    stack += sorted(shaped)
     while stack:
         name = stack.pop()
         if name not in seen:
@@ -141,7 +144,32 @@ def reachable(font: TTFont) -> set[str]:
     return seen
 
 
-def _instanced(font: TTFont, location: dict[str, float]) -> TTFont:
+def shaped_glyphs(font: TTFont) -> set[str]:
+    """The glyphs the font's substitutions give Arabic-script text (a contextual
+    variant, a letter's dotless skeleton and its dots), which Persian lines are drawn
+    with as HarfBuzz shapes them (:mod:`deckforge.text.shaping`); none for a font whose
+    substitutions are for no Arabic script (those are never drawn)."""
+    if "GSUB" not in font:
+        return set()
+    table = font["GSUB"].table
+    if not any(record.ScriptTag == "arab" for record in table.ScriptList.ScriptRecord):
+        return set()
+    out: set[str] = set()
+    for lookup in table.LookupList.Lookup:
+        for subtable in lookup.SubTable:
+            if lookup.LookupType == 7:  # an extension holds the real subtable
+                subtable = subtable.ExtSubTable
+            if hasattr(subtable, "mapping"):  # single and multiple substitutions
+                for value in subtable.mapping.values():
+                    out.update([value] if isinstance(value, str) else value)
+            elif hasattr(subtable, "alternates"):
+                out.update(name for names in subtable.alternates.values() for name in names)
+            elif hasattr(subtable, "ligatures"):
+                out.update(lig.LigGlyph for ligs in subtable.ligatures.values() for lig in ligs)
+    return out
+
+
+def _instanced(font: TTFont, location: dict[str, float], shaped: set[str] = frozenset()) -> TTFont:
     """The variable font made static at ``location`` by fontTools' instancer, with only
     the glyphs a PDF can draw (see :func:`reachable`) and the variations that move them
     there: the others are emptied, and their variations dropped, before instancing. A
@@ -153,7 +181,7 @@ def _instanced(font: TTFont, location: dict[str, float]) -> TTFont:
     from fontTools.varLib import instancer
     from fontTools.varLib.models import supportScalar
 
-    kept = reachable(font)
+    kept = reachable(font, shaped)
     # Where the instancer will take the font, on each axis from -1 to 1, as it works it
     # out: a variation it would scale by zero there moves nothing.
     limits = instancer.AxisLimits(location).normalize(font)

@@ -19,9 +19,11 @@ today, the Latin face's own glyph and advance: a line draws exactly as before. B
   right-to-left text reads as ``(``;
 * a mark that ends a word before a space (a kasra of ezafe, a hamza above, a tanwin)
   can be drawn together with that space as one glyph (see :data:`SPACED_MARKS`);
+* a letter the font's own shaping rules draw otherwise than its presentation form has a
+  glyph of HarfBuzz's glyphs (see :mod:`deckforge.text.shaping`);
 * its /ToUnicode map (written by the PDF renderer, by :func:`reads_as`) reads each
-  joined letter form as its base letter, so that copying and searching give the letters
-  that were typed.
+  joined letter form and each such glyph as its base letter, so that copying and
+  searching give the letters that were typed.
 
 Instances are made once with fontTools and kept beside the static instances.
 """
@@ -30,18 +32,19 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import os
-import tempfile
+import io
 import unicodedata
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
-from deckforge.text import fonts
+from deckforge.text import fonts, shaping
 
-#: Bump when the way the face is made changes, so cached files are remade.
-_VERSION = 3
+#: Bump when the way the face is made changes, or how it is kept, so cached files are
+#: remade (4: kept with a checksum beside it; 5: with the variants HarfBuzz draws).
+_VERSION = 5
 
 #: Characters that draw nothing: the face gives them empty glyphs of no width.
 FORMAT_CHARACTERS = "\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069"
@@ -136,6 +139,9 @@ def reads_as(code: int) -> str:
     drawing order (extractors reverse right-to-left text, the letters with it), an alias
     as the character it reads as."""
     ch = chr(code)
+    letter = shaping.reads_as(code)
+    if letter is not None:
+        return letter
     if ch == SPACER:
         return "\u200f"
     if ch in _READS:
@@ -147,7 +153,7 @@ def reads_as(code: int) -> str:
     return ch
 
 
-def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
+def _make(arabic: Path, latin: Path, ps_name: str, weight: str) -> bytes:
     from fontTools.ttLib import TTFont as FTFont
     from fontTools.ttLib.tables._g_l_y_f import Glyph
 
@@ -203,6 +209,7 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
         if drawn:
             mapping[ord(alias)] = drawn
     _spaced_marks(font, mapping[ord(" ")], arabic_cmap, mapping)
+    _variants(font, shaping.find_variants(weight, arabic), mapping)
     for table in font["cmap"].tables:
         if table.isUnicode():
             for code, name in mapping.items():
@@ -217,15 +224,9 @@ def _make(arabic: Path, latin: Path, target: Path, ps_name: str) -> None:
     names.setName(style, 2, 3, 1, 0x409)
     names.setName(f"{family} {style}", 4, 3, 1, 0x409)
     names.setName(ps_name, 6, 3, 1, 0x409)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(handle)
-    try:
-        font.save(temp)
-        os.replace(temp, target)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def _spaced_marks(font, space: str, arabic_cmap: dict, mapping: dict) -> None:
@@ -250,6 +251,36 @@ def _spaced_marks(font, space: str, arabic_cmap: dict, mapping: dict) -> None:
         hmtx.metrics[name] = (advance, getattr(glyph, "xMin", 0))
         order.append(name)
         mapping[ord(alias)] = name
+    font.setGlyphOrder(order)
+    glyf.glyphOrder = order
+
+
+def _variants(font, variants: list, mapping: dict) -> None:
+    """Add a glyph for each letter HarfBuzz draws otherwise than its presentation form
+    (:func:`deckforge.text.shaping.find_variants`): its glyphs as components where
+    HarfBuzz places them, advancing as its skeleton does."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
+
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    order = font.getGlyphOrder()
+    numbers: dict[str, int] = {}
+    for letter, components in variants:
+        number = numbers[letter] = numbers.get(letter, -1) + 1
+        if number >= shaping.PER_LETTER:
+            continue
+        glyph = Glyph()
+        glyph.numberOfContours, glyph.components = -1, []
+        for name, x, y in components:
+            component = GlyphComponent()
+            component.glyphName, component.x, component.y, component.flags = name, x, y, 0
+            glyph.components.append(component)
+        name = shaping.glyph_name(letter, number)
+        glyf.glyphs[name] = glyph
+        glyph.recalcBounds(glyf)
+        advance = max(hmtx[c.glyphName][0] for c in glyph.components)
+        hmtx.metrics[name] = (advance, getattr(glyph, "xMin", 0))
+        order.append(name)
+        mapping[shaping.code_for(letter, number)] = name
     font.setGlyphOrder(order)
     glyf.glyphOrder = order
 
@@ -279,8 +310,8 @@ def make(weight: str) -> None:
     (:mod:`deckforge.build.warm`)."""
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     target = _target(weight, arabic.path, latin.path)
-    if not target.exists():
-        _make(arabic.path, latin.path, target, _ps_name(weight))
+    if fonts.cached_bytes(target) is None:
+        fonts.keep_bytes(target, _make(arabic.path, latin.path, _ps_name(weight), weight))
 
 
 def _ps_name(weight: str) -> str:
@@ -289,9 +320,24 @@ def _ps_name(weight: str) -> str:
 
 def _target(weight: str, arabic: Path, latin: Path) -> Path:
     """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
-    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}".encode()
+    recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}"
+    recipe = f"{recipe} {shaping.VERSION} uharfbuzz {version('uharfbuzz')}".encode()
     digest = hashlib.sha256(arabic.read_bytes() + latin.read_bytes() + recipe).hexdigest()[:16]
     return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
+
+
+def _stream(data: bytes, target: Path) -> io.BytesIO:
+    """The bytes checked, for ReportLab to read, named as the file they are kept in."""
+    stream = io.BytesIO(data)
+    stream.name = str(target)
+    return stream
+
+
+def _made(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) -> bytes:
+    """The line face made, and kept in the cache (with its checksum) at ``target``."""
+    data = _make(arabic, latin, ps_name, weight)
+    fonts.keep_bytes(target, data)
+    return data
 
 
 @cache
@@ -301,9 +347,16 @@ def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     ps_name = _ps_name(weight)
     target = _target(weight, arabic.path, latin.path)
-    if not target.exists():
-        _make(arabic.path, latin.path, target, ps_name)
-    font = ttfonts.TTFont(ps_name, str(target))
+    data = fonts.cached_bytes(target)  # None when missing, or damaged (said so)
+    if data is None:
+        data = _made(arabic.path, latin.path, target, ps_name, weight)
+    try:
+        font = ttfonts.TTFont(ps_name, _stream(data, target))
+    except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
+        # Whole by its checksum, yet not a font ReportLab can read: made again.
+        fonts.damaged(target, f"it is not a font ReportLab can read: {exc}")
+        data = _made(arabic.path, latin.path, target, ps_name, weight)
+        font = ttfonts.TTFont(ps_name, _stream(data, target))
     pdfmetrics.registerFont(font)
     PATHS[ps_name] = target
     return fonts.FontFace(

@@ -11,11 +11,15 @@ Evince and Okular; ``tests/viewers`` measures them):
   drawing order; in one face the line is one piece, which it reorders whole.
 * A bracket that right-to-left text mirrors is drawn through an alias that reads as
   the bracket typed, not the one it looks like (pdf.js and poppler do not mirror).
-* poppler puts a number (or a Latin word, or ``.`` ``,`` ``:`` ``+`` ``-`` ``،``) in a
-  right-to-left line back together with the spaces on its left, which belong after it,
-  gluing it to the next word. A right-to-left mark, an empty glyph in a text object of
-  its own just left of such a run, stops that. PDFium drops text objects that have no
-  extent and pdf.js skips such marks, so only poppler reads it.
+* poppler puts a number (or a Latin word) in a right-to-left line back together with
+  the spaces on its left, which belong after it, gluing it to the next word. A
+  right-to-left mark, an empty glyph in a text object of its own just left of such a
+  run, stops that. PDFium drops text objects that have no extent and pdf.js skips such
+  marks, so only poppler reads it. Punctuation between two words (``،`` ``.`` ``:``
+  before a space) has no mark: poppler's search looks for the query's characters as
+  they are drawn, and a mark there kept it from finding any phrase typed with one;
+  without it, poppler's copy puts the punctuation on the far side of the space
+  ("این ،هر" for "این، هر"), which keeps every word whole.
 * Nothing inside a line is marked content (pdf.js cuts a line at every marked-content
   boundary): no /ActualText, but for an inline icon's emoji.
 
@@ -31,7 +35,7 @@ import unicodedata
 from functools import cache, lru_cache
 
 from deckforge.records import record, replace
-from deckforge.text import fonts, lineface, markup
+from deckforge.text import fonts, lineface, markup, shaping
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
 from deckforge.text.script import RLM, ZWNJ, drawable, has_any_arabic, has_arabic, visual_order
@@ -92,11 +96,14 @@ def _poppler_class(ch: str) -> str:
 def _mark_before(glyphs, index: int) -> bool:
     """Whether poppler needs a right-to-left mark just left of glyph ``index``: it starts
     a left-to-right run (a number, a Latin word) or is number punctuation read right to
-    left, and the glyph left of it, if any, is not a right-to-left letter."""
+    left that is not between two words, and the glyph left of it, if any, is not a
+    right-to-left letter."""
     glyph = glyphs[index]
     kind = _poppler_class(glyph.char)
     ltr = glyph.level % 2 == 0
     if not (ltr or kind in "L#"):
+        return False
+    if not ltr and kind == "#" and _between_words(glyphs, index):
         return False
     if index == 0:
         return True  # another text may stand left of this one on the same line
@@ -105,6 +112,23 @@ def _mark_before(glyphs, index: int) -> bool:
         return False
     # Inside a left-to-right run (between two of its words) poppler keeps the order.
     return not (ltr and left.level == glyph.level)
+
+
+def _between_words(glyphs, index: int) -> bool:
+    """Whether punctuation read right to left at ``index`` stands between two words:
+    right-to-left letters beyond the neutral characters (spaces, brackets) on either side
+    of it, and at least a space on its left (where the word after it is drawn)."""
+    left = index - 1
+    while left >= 0 and _poppler_class(glyphs[left].char) == "N":
+        left -= 1
+    right = index + 1
+    while right < len(glyphs) and _poppler_class(glyphs[right].char) == "N":
+        right += 1
+    return (
+        0 <= left < index - 1
+        and right < len(glyphs)
+        and _poppler_class(glyphs[left].char) == _poppler_class(glyphs[right].char) == "R"
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -128,12 +152,13 @@ def style_of(weight: str, bits: int) -> str:
 
 
 @cache
-def _line_face_of(face_name: str) -> tuple[str, str] | None:
-    """(line face, family) for a shipped upright face, which the line face draws as."""
+def _line_face_of(face_name: str) -> tuple[str, str, str] | None:
+    """(line face, family, weight) for a shipped upright face, which the line face draws
+    as."""
     for weight in (fonts.REGULAR, fonts.BOLD):
         for family in ("latin", "arabic"):
             if fonts.face(family, weight).name == face_name:
-                return lineface.face(weight).name, family
+                return lineface.face(weight).name, family, weight
     return None
 
 
@@ -204,6 +229,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     marks: list[Run] = []
     chars: list[str] = []
     face, start, offset = "", 0.0, 0.0
+    wider = 0.0  # what variant glyphs add to the piece's width (see shaping)
 
     def close() -> None:
         # The run's marks for poppler go before it: each is a text object of its own.
@@ -243,7 +269,12 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
                 continue
             if rtl and _mark_before(glyphs, index):
                 marks.append(Run(RLM, marker, offset + within - _MARK_GAP, 0.0))
-            if own:
+            variant = _variant(own, logical, glyph)
+            if variant:  # one glyph of the line face, as wide as HarfBuzz's for the letter
+                grown = fonts.width(variant, own[0], size) - fonts.width(glyph.char, drawn_in, size)
+                chars.append(variant)
+                wider, within = wider + grown, within + grown
+            elif own:
                 mirrored = lineface.MIRROR.get(glyph.source) == glyph.char
                 reads = glyph.source if mirrored else ""
                 chars.append(lineface.drawn_as(glyph.char, own[1], reads))
@@ -251,9 +282,34 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
                 chars.append(glyph.char)
             within += fonts.width(glyph.char, drawn_in, size)
         offset += fonts.width("".join(glyphs[i].char for i in indices), drawn_in, size)
+        offset, wider = offset + wider, 0.0
     close()
     logical = copied(logical, tuple(codes.values()))
     return Line(logical=logical, runs=tuple(runs), width=offset, icons=tuple(icons))
+
+
+def _variant(own: tuple[str, str, str] | None, logical: str, glyph) -> str:
+    """The line face's character for a letter the font's own shaping draws otherwise
+    than its presentation form (:mod:`deckforge.text.shaping`), or ""."""
+    if own is None or own[1] != "arabic" or glyph.source:
+        return ""
+    return shaping.variants(logical, own[2]).get(glyph.index, "")
+
+
+@lru_cache(maxsize=65536)
+def shaped_growth(word: str, weight: str) -> float:
+    """How much wider, at 1 pt, a word of Arabic script is drawn with the variant glyphs
+    the font's own shaping chooses (see :func:`set_line`) than with its presentation
+    forms: what wrapping adds to its measure."""
+    arabic = fonts.face("arabic", weight).name
+    own = _line_face_of(arabic)
+    found = shaping.variants(word, own[2]) if own else {}
+    grown = 0.0
+    for glyph in visual_order(word, True) if found else ():
+        alias = "" if glyph.source else found.get(glyph.index, "")
+        if alias:
+            grown += fonts.width(alias, own[0], 1.0) - fonts.width(glyph.char, arabic, 1.0)
+    return grown
 
 
 def _after_space(glyphs, index: int, runs: list[Run], face: str) -> bool:

@@ -25,7 +25,14 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("build"), help="the build folder")
     values.add_jobs(parser)
     parser.add_argument(
+        "--proof",
+        action="store_true",
+        help="png: soft proofs, each card as the press prints it through the printer-cmyk "
+        "profile's output profile and ink limit (into <edition>/png-proof/)",
+    )
+    parser.add_argument(
         "--base-url",
+        type=values.base_url,
         default=None,
         metavar="URL",
         help="tts: the address the build folder will be served from, for the saved objects' "

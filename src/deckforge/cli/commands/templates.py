@@ -28,12 +28,22 @@ def run(args: argparse.Namespace) -> int:
     command prints them."""
     from deckforge.authoring import templates
     from deckforge.cli.show import report
+    from deckforge.errors import UsageError
+    from deckforge.fsutil import inside
     from deckforge.sources.load import Project, select_editions
+    from deckforge.templates.load import NAME, NAME_RULE
 
+    if args.what == "show" and not NAME.fullmatch(args.name):
+        raise UsageError(f"'{args.name}' is not a template name: {NAME_RULE}")
     project = Project(args.decks)
     folder = None
     if args.edition:
         folder = select_editions(project, [args.edition])[0].parent
+        if not inside(folder, project.root):
+            raise UsageError(
+                f"the edition '{args.edition}' is outside the project folder; its templates "
+                "are not read"
+            )
     library = templates.library_for(folder, project.root)
     if args.what == "list":
         rows = templates.listing(library)

@@ -63,7 +63,7 @@ def _render(document: Document, path: Path) -> None:
     intent = document.output_intent or OutputIntent()
     converter = None
     if document.colour == "cmyk":
-        converter = colour.converter(intent, document.ink_limit)  # type: ignore[arg-type]
+        converter = colour.converter(intent, document.ink_limit, document.rich_black)  # type: ignore[arg-type]
     spaces = None
     if standard is not None:
         spaces = _declare(canvas, document, standard, intent)

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
-from deckforge.fsutil import Log, write_atomic
+from deckforge.fsutil import Log, read_regular, write_atomic
 from deckforge.text import fonts
 from deckforge.versions import version
 
@@ -52,6 +52,8 @@ ICON_CODE: dict[Key, Drawing] = {}
 #: The first line of a cache file, and the format of what follows it. Bump the format
 #: when the operators made for an icon change, so that old files are not used.
 MAGIC = b"deckforge icon drawings\n"
+#: The most an icon cache file may take: a file larger than this is not read.
+MAX_BYTES = 256 * 1024 * 1024
 FORMAT = 6
 #: How long a worker waits for an icon another worker claimed before making it itself.
 WAIT_SECONDS = 60.0
@@ -271,7 +273,7 @@ def load() -> None:
     _loaded = True
     path = cache_path()
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
         return
     except OSError as exc:
@@ -295,7 +297,7 @@ def save() -> None:
         return
     path = cache_path()
     try:
-        merged = {**decode(path.read_bytes()), **ICON_CODE}
+        merged = {**decode(read_regular(path, MAX_BYTES)), **ICON_CODE}
     except (OSError, Damaged):
         merged = dict(ICON_CODE)
     try:

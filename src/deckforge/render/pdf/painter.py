@@ -34,7 +34,7 @@ from deckforge.layout.ops import (
     Transform,
     Use,
 )
-from deckforge.render.colour import Converter
+from deckforge.render.colour import Converter, is_area
 from deckforge.render.pdf import icon_cache
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
@@ -139,13 +139,14 @@ class Painter:
             Use: self.use,
         }
 
-    def colour(self, rgb, stroke: bool = False) -> str:
-        """The operator setting a fill (or stroke) colour, in the file's colour space."""
-        key = (tuple(rgb), stroke)
+    def colour(self, rgb, stroke: bool = False, area: bool = False) -> str:
+        """The operator setting a fill (or stroke) colour, in the file's colour space (a
+        large ``area``'s black as the rich black)."""
+        key = (tuple(rgb), stroke, area)
         code = self.colours.get(key)
         if code is None:
             if self.converter is not None:
-                inks = self.converter.cmyk(tuple(rgb))
+                inks = self.converter.inks(tuple(rgb), area)
                 code = fp_str(*inks) + (" K" if stroke else " k")
             else:
                 code = fp_str(*rgb) + (" RG" if stroke else " rg")
@@ -156,7 +157,7 @@ class Painter:
         fill = getattr(op, "fill", None)
         stroke = getattr(op, "stroke", None)
         if fill is not None:
-            self.code.append(self.colour(fill))
+            self.code.append(self.colour(fill, area=is_area(op)))
         if stroke is not None:
             self.code.append(self.colour(stroke, stroke=True))
             self.c.setLineWidth(op.line_width)

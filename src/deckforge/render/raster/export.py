@@ -33,10 +33,10 @@ def png_name(deck: Deck, card: int, side: str) -> str:
     return f"{card + 1:0{digits}d}-{side}.png"
 
 
-def png_plan(deck: Deck, folder: Path, dpi: int = 300) -> Plan:
+def png_plan(deck: Deck, folder: Path, dpi: int = 300, proof: tuple | None = None) -> Plan:
     """Every card side of ``deck`` as a PNG at trim + bleed in ``folder``: one job per
     distinct page, saved to every file that shows it (a deck's identical backs are drawn
-    once)."""
+    once); with ``proof`` (an output intent and ink limit), as the press prints them."""
     if dpi <= 0:
         raise DeckforgeError(f"dpi must be positive, not {dpi}")
     size = page_pixels(deck.geometry.page_size, dpi)
@@ -49,11 +49,11 @@ def png_plan(deck: Deck, folder: Path, dpi: int = 300) -> Plan:
             if deck.back_of[card] == back
         )
         slot = Slot(deck.back_page(back), deck.backs[back], None, size)
-        plan.jobs.append(ImageJob(pdf, size, (slot,), files))
+        plan.jobs.append(ImageJob(pdf, size, (slot,), files, proof=proof))
     for card in range(deck.cards):
         slot = Slot(side_page(card, "face"), deck.faces[card], None, size)
         files = (str(plan.folder / png_name(deck, card, "face")),)
-        plan.jobs.append(ImageJob(pdf, size, (slot,), files))
+        plan.jobs.append(ImageJob(pdf, size, (slot,), files, proof=proof))
     return plan
 
 

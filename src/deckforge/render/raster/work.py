@@ -58,10 +58,12 @@ class ImageJob:
     slots: tuple[Slot, ...]
     files: tuple[str, ...]
     background: tuple[int, int, int] = WHITE
+    #: A soft proof: the output intent and ink limit the picture is shown printed with.
+    proof: tuple | None = None
 
     def key(self) -> str:
         """What the picture is made from."""
-        parts = (tools(), self.size, self.background)
+        parts = (tools(), self.size, self.background, repr(self.proof))
         slots = [(s.drawing, s.region, s.size, s.at, s.grey) for s in self.slots]
         return hashlib.blake2b(repr((parts, slots)).encode(), digest_size=12).hexdigest()
 
@@ -157,18 +159,29 @@ def make(job: ImageJob) -> list[tuple[str, str, int]]:
     only = job.slots[0] if len(job.slots) == 1 else None
     whole = only is not None and only.at == (0, 0) and only.size == job.size and not only.grey
     jpeg = job.files[0].endswith(".jpg")
-    if whole and not jpeg:
+    if whole and not jpeg and job.proof is None:
         # One page filling the picture, as PNG: drawn straight into PNG's row layout.
         data = png_from_rows(job.size, render_png_rows(document, only.page, only.region, only.size))
     else:
         picture = side(only) if whole else Image.new("RGB", job.size, job.background)
         for slot in () if whole else job.slots:
             picture.paste(side(slot), slot.at)
+        if job.proof is not None:
+            picture = proofed(picture, *job.proof)
         data = encode_jpeg(picture) if jpeg else encode_png(picture)
     key = job.key()
     for path in job.files:
         write_atomic(Path(path), data)
     return [(path, key, len(data)) for path in job.files]
+
+
+def proofed(image: Image.Image, intent, ink_limit: float) -> Image.Image:
+    """An sRGB picture as the press prints it: into CMYK through the output profile
+    (as printer-cmyk converts), and back to sRGB through it with the same intent."""
+    from deckforge.render import colour
+
+    converter = colour.converter(intent, ink_limit)
+    return converter.proof(converter.image(image))
 
 
 def _make_batch(jobs: list[ImageJob]) -> list[list[tuple[str, str, int]]]:

@@ -124,6 +124,11 @@ class Condition:
     values: tuple[str, ...] | None = None
     negate: bool = False
 
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The fields it reads (an expression's may be several)."""
+        return (self.field,)
+
     def holds(self, scope: Scope) -> bool:
         """Whether the condition holds on a card."""
         value = scope.value(self.field)
@@ -206,7 +211,7 @@ class Element:
         self.ref = spec.origin.ref
         self.conditions: tuple[Condition, ...] = conditions + compiler.conditions(spec)
         self.place: Place = compiler.place(spec, frame)
-        self.fields: list[Field] = [c.field for c in self.conditions]
+        self.fields: list[Field] = [f for c in self.conditions for f in c.fields]
         self.compile(spec, compiler)
 
     def compile(self, spec: Spec, compiler: Compiler) -> None:

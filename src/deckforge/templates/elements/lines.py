@@ -9,7 +9,7 @@ from deckforge.layout.ops import Line as LineOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import _LENGTH, STROKE_KEYS, WHOLE, Element
 from deckforge.templates.lengths import Box
-from deckforge.units import mm
+from deckforge.units import MAX_RULED_LINES, mm
 
 #: The gap between lines unless the element gives one: a ruled notebook's.
 DEFAULT_GAP = mm(8)
@@ -38,13 +38,21 @@ class Lines(Element):
         p = self.place
         self.paint = compiler.paint(spec, Box(p.w, p.h))
         self.uses(*(self.paint.stroke.fields if self.paint.stroke else ()))
-        self.gap = compiler.length(spec, "gap", "h", Box(p.w, p.h), DEFAULT_GAP)
-        if self.gap <= 0:
-            compiler.problem(spec, "gap", "the gap between lines must be more than 0")
-            self.gap = DEFAULT_GAP
+        gap = compiler.length(spec, "gap", "h", Box(p.w, p.h), DEFAULT_GAP)
+        self.gap = compiler.bounded(spec, "gap", gap, "gap", DEFAULT_GAP)
         self.count = compiler.whole(spec, "count")
         if self.count.field is not None:
             self.uses(self.count.field)
+        holds = int((p.h + _EPSILON) // self.gap)
+        written = self.count.field is None and self.count.value is not None
+        if holds > MAX_RULED_LINES and not (written and self.count.value <= MAX_RULED_LINES):
+            compiler.problem(
+                spec,
+                "gap",
+                f"the box holds {holds} lines this far apart; at most {MAX_RULED_LINES} are "
+                "drawn: make the gap larger, the box smaller or give a count",
+            )
+            self.gap = max(self.gap, p.h / MAX_RULED_LINES)
 
     def ops(self, scope: Scope) -> list:
         p, paint = self.place, self.paint

@@ -18,7 +18,17 @@ class Rect(Element):
     def compile(self, spec, compiler) -> None:
         box = Box(self.place.w, self.place.h)
         self.paint = compiler.paint(spec, box)
-        self.radius = compiler.length(spec, "radius", "", box)
+        radius = compiler.length(spec, "radius", "", box)
+        self.radius = compiler.bounded(spec, "radius", radius, "radius", 0.0)
+        half = min(box.w, box.h) / 2
+        if self.radius > half + 1e-6:
+            compiler.problem(
+                spec,
+                "radius",
+                f"a corner's radius must be at most half the box's shorter side "
+                f"({round(half, 3):g}pt), not {round(self.radius, 3):g}pt",
+            )
+            self.radius = 0.0
         self.uses(*(self.paint.fill.fields if self.paint.fill else ()))
         self.uses(*(self.paint.stroke.fields if self.paint.stroke else ()))
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from deckforge.layout.ops import Text as TextOp
 from deckforge.records import replace
-from deckforge.templates.bind import Scope
+from deckforge.templates.bind import Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
 from deckforge.templates.lengths import Box
+from deckforge.text import markup
 from deckforge.text.fit import FitError, fit
 from deckforge.text.script import is_rtl_locale
 
@@ -70,9 +71,17 @@ class Text(Element):
     def compile(self, spec, compiler) -> None:
         self.pattern = compiler.pattern(spec, "text")
         if self.pattern is None:
-            compiler.problem(spec, "text", "a text element needs 'text'")
+            if "text" not in spec.data:  # else the problem with its text is reported
+                compiler.problem(spec, "text", "a text element needs 'text'")
         else:
             self.uses(*self.pattern.fields)
+            own = skeleton(str(spec.data["text"]))
+            if markup.has_markup(own):
+                # Markup of the template's own text is its problem, whatever the cards hold.
+                try:
+                    markup.parse(own)
+                except markup.MarkupError as exc:
+                    compiler.problem(spec, "text", str(exc))
         look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
         self.colour = look.colour
         self.uses(*look.colour.fields)

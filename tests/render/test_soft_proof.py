@@ -1,0 +1,72 @@
+"""Soft proofs: ``export png --proof`` shows a card as the press prints it. The reference
+is the printer-cmyk page itself, rendered to CMYK pixels by MuPDF (not the PDFium that
+draws the exports) and converted to sRGB through the same output profile."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageCms
+
+from deckforge.cli import main
+from deckforge.profiles import all_profiles
+from deckforge.render import colour
+
+
+def _pam(data: bytes) -> Image.Image:
+    """A CMYK image from MuPDF's PAM output."""
+    head, _, body = data.partition(b"ENDHDR\n")
+    fields = dict(line.split(b" ", 1) for line in head.splitlines()[1:] if b" " in line)
+    size = (int(fields[b"WIDTH"]), int(fields[b"HEIGHT"]))
+    assert int(fields[b"DEPTH"]) == 4, fields
+    return Image.frombytes("CMYK", size, body[: size[0] * size[1] * 4])
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("proof") / "game"
+    assert main(["init", str(folder)]) == 0
+    out = folder / "build"
+    decks = str(folder / "decks")
+    args = ["--decks", decks, "build", "--out", str(out), "--quiet"]
+    assert main([*args, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    assert main(["--decks", decks, "export", "png", "--proof", "--out", str(out)]) == 0
+    return out
+
+
+def test_a_proof_shows_the_card_as_the_cmyk_page_prints(project):
+    mutool = shutil.which("mutool")
+    assert mutool, "MuPDF is missing: install Debian's mupdf-tools"
+    proof = Image.open(project / "example-en" / "png-proof" / "places" / "001-face.png")
+    pdf = project / "example-en" / "printer-cmyk" / "places.pdf"
+    page = subprocess.run(
+        [mutool, "draw", "-q", "-c", "cmyk", "-r", "300", "-F", "pam", "-o", "-", str(pdf), "2"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    cmyk = _pam(page)
+    assert abs(cmyk.size[0] - proof.size[0]) <= 1 and abs(cmyk.size[1] - proof.size[1]) <= 1
+    cmyk = cmyk.resize(proof.size) if cmyk.size != proof.size else cmyk
+    profile = all_profiles()["printer-cmyk"]
+    press = colour.output_profile(profile.output_intent, profile.ink_limit)
+    to_srgb = ImageCms.buildTransform(
+        ImageCms.ImageCmsProfile(io.BytesIO(press)),
+        ImageCms.ImageCmsProfile(io.BytesIO(colour.srgb_profile())),
+        "CMYK",
+        "RGB",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+    )
+    printed = np.asarray(ImageCms.applyTransform(cmyk, to_srgb), dtype=float)
+    shown = np.asarray(proof.convert("RGB"), dtype=float)
+    assert np.abs(printed - shown).mean() <= 2.0
+
+
+def test_proofs_are_png_only(project, capsys):
+    decks = str(Path(project).parent / "decks")
+    assert main(["--decks", decks, "export", "tts", "--proof", "--out", str(project)]) == 2
+    assert "--proof: soft proofs are PNG files" in capsys.readouterr().err
