@@ -88,6 +88,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/cards.py
 	$(BIN)/python bench/squib.py
+	$(BIN)/python bench/serve.py
 
 docs: $(STAMP)
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md

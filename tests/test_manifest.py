@@ -84,3 +84,29 @@ def test_persian_card_names_are_written_with_persian_digits(manifest):
     ]
     assert any("۱" in name for name in names)
     assert [name for name in names if re.search("[0-9]", name)] == []
+
+
+def test_each_card_is_listed_with_where_it_is_written_and_its_template(manifest):
+    from conftest import DECKS, entry
+
+    for deck, field in (("places", "name"), ("mess", "name")):
+        found = entry(manifest, edition="guess-the-mess-en", profile="printer", deck=deck)
+        assert found["face_template"] == {"places": "place", "mess": "mess"}[deck]
+        lines = (DECKS / "guess-the-mess" / f"{deck}.yaml").read_text("utf-8").splitlines()
+        assert len(found["card_sources"]) == found["cards"]
+        for name, source in zip(found["card_names"], found["card_sources"], strict=True):
+            file, line, column = source.rsplit(":", 2)
+            assert file == f"decks/guess-the-mess/{deck}.yaml"
+            written = lines[int(line) - 1]
+            assert written.lstrip().startswith(f"{field}:"), source
+            assert written[int(column) - 1 :].lstrip("\"'").startswith(name), (source, name)
+
+
+def test_card_sources_and_template_are_read_back(tmp_path):
+    data = {**_entry("x.pdf").to_json(), "card_sources": ["a.yaml:3:5"], "face_template": "t"}
+    read = Entry.from_json(data)
+    assert (read.card_sources, read.face_template) == (("a.yaml:3:5",), "t")
+    assert read.to_json() == data
+    for field, value in (("card_sources", ["a", 3]), ("face_template", 7)):
+        with pytest.raises(ValueError, match=field):
+            Entry.from_json({**data, field: value})

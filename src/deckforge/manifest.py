@@ -54,6 +54,11 @@ class Entry:
     bleed_mm: float
     #: What players call each card, in order (files of cards only).
     card_names: tuple[str, ...] | None = None
+    #: Where each card is written, in order: ``file:line:column`` or ``book.xlsx!Sheet:B12``
+    #: ('' for a card no source line names).
+    card_sources: tuple[str, ...] | None = None
+    #: The template the cards' faces are drawn from (decks drawn from templates).
+    face_template: str | None = None
     #: For a file of one card side per page: a digest of each card's face (``faces``), the
     #: index of each card's back among the distinct backs (``backs``) and a digest of each
     #: distinct back (``distinct_backs``); equal digests are equal pages.
@@ -70,7 +75,7 @@ class Entry:
         for name in _OPTIONAL:
             if data[name] is None:
                 del data[name]
-            elif name == "card_names":
+            elif name in ("card_names", "card_sources"):
                 data[name] = list(data[name])
             elif name == "card_sides":
                 data[name] = {k: _copied(v) for k, v in data[name].items()}
@@ -104,11 +109,18 @@ class Entry:
             if not isinstance(sha256, str) or len(sha256) != 64:
                 raise ValueError(f"an entry's 'sha256' is {sha256!r}")
             values["sha256"] = sha256
-        names, sides = data.get("card_names"), data.get("card_sides")
-        if names is not None:
-            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise ValueError(f"an entry's 'card_names' is {names!r}")
-            values["card_names"] = tuple(names)
+        for name in ("card_names", "card_sources"):
+            found = data.get(name)
+            if found is None:
+                continue
+            if not isinstance(found, list) or not all(isinstance(n, str) for n in found):
+                raise ValueError(f"an entry's {name!r} is {found!r}")
+            values[name] = tuple(found)
+        template, sides = data.get("face_template"), data.get("card_sides")
+        if template is not None:
+            if not isinstance(template, str):
+                raise ValueError(f"an entry's 'face_template' is {template!r}")
+            values["face_template"] = template
         if sides is not None:
             if not isinstance(sides, dict):
                 raise ValueError(f"an entry's 'card_sides' is {sides!r}")
@@ -141,7 +153,7 @@ _TYPES: dict[str, type] = {
 
 
 #: The fields only some files have.
-_OPTIONAL = ("card_names", "card_sides", "sha256")
+_OPTIONAL = ("card_names", "card_sources", "face_template", "card_sides", "sha256")
 
 
 def _number(value: object) -> bool:

@@ -141,7 +141,12 @@ def _drawn_with(edition: Edition) -> str:
 def _fields(listing: Listing) -> dict:
     """The manifest fields that name a deck's cards and tell its equal pages apart."""
     found = listing.fields()
-    return {"card_names": tuple(found["card_names"]), "card_sides": found.get("card_sides")}
+    return {
+        "card_names": tuple(found["card_names"]),
+        "card_sources": tuple(found["card_sources"]),
+        "face_template": found["face_template"] or None,
+        "card_sides": found.get("card_sides"),
+    }
 
 
 def outputs_for(laid: LaidOut, profile: Profile) -> tuple[list[Output], list[Problem]]:

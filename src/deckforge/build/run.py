@@ -26,6 +26,7 @@ from deckforge.build.plan import Task
 from deckforge.errors import Problem, errors_only
 from deckforge.fsutil import Staging
 from deckforge.layout.cards import lay_out_deck, stream_deck
+from deckforge.layout.listing import card_sources
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
@@ -97,6 +98,9 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     known = cache.unchanged(task.record, hash, shop.out_dir / task.relpath)
     if known is not None and not shop.strict:
         entry, warnings, found = known
+        if entry.card_sources is not None and any(part is deck for deck in edition.decks):
+            # Not drawn again, but a line added above its cards moves where they are.
+            entry = replace(entry, card_sources=card_sources(part))
         return Made(task.relpath, entry, hash, False, warnings, found.st_size, found.st_mtime_ns)
     problems: list[Problem] = []
     if edition is None:

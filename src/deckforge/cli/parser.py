@@ -18,6 +18,7 @@ from deckforge.cli.commands import (
     preflight,
     preview,
     proof,
+    serve,
     templates,
     validate,
     watch,
@@ -25,7 +26,8 @@ from deckforge.cli.commands import (
 
 #: The commands, in the order ``deckforge --help`` lists them.
 COMMANDS = (
-    init, validate, build, listing, export, preview, proof, preflight, lint, watch, new, templates,
+    init, validate, build, listing, export, preview, serve, proof, preflight, lint, watch, new,
+    templates,
 )  # fmt: skip
 
 

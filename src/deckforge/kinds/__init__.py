@@ -205,6 +205,17 @@ class DeckKind(Kind):
         name = getattr(card, "name", None)
         return name.value if isinstance(name, Text) else str(getattr(card, "id", ""))
 
+    def card_source(self, card: object) -> SourceRef | None:
+        """Where a card is written (the build manifest lists it, the live preview shows
+        it): by default where its ``name`` is, else its first value (a row of data)."""
+        name = getattr(card, "name", None)
+        if isinstance(name, Text):
+            return name.ref
+        values = getattr(card, "values", None)
+        if isinstance(values, Mapping):
+            return next((v.ref for v in values.values() if isinstance(v, Text)), None)
+        return None
+
     def card_art(self, card: object) -> tuple[Path, ...]:
         """The picture files a card draws (a new picture at the same path is a change)."""
         art = getattr(card, "art", None)

@@ -41,7 +41,8 @@ def _art(paths: tuple) -> bytes:
 def card_listing(
     edition: Edition, profile: object, deck: Deck, cards: list[LaidCard], tools: str
 ) -> dict:
-    """The manifest fields of a deck's file: ``card_names`` always, and for a file of one
+    """The manifest fields of a deck's file: ``card_names``, ``card_sources`` (where each
+    card is written) and ``face_template`` always, and for a file of one
     card side per page ``card_sides``: a digest of each card's face, the index of its back
     among the deck's distinct backs, a digest of each distinct back, and each card's id
     (what a proof matches the cards of two builds by).
@@ -57,6 +58,17 @@ def card_listing(
     return listing.fields()
 
 
+def card_sources(deck: Deck) -> tuple[str, ...]:
+    """Where each of a deck's cards is written (``file:line:column``; '' if nowhere): a
+    file the build leaves as it was gets these again, as lines may have moved."""
+    kind = deck_kinds()[deck.kind]
+    return tuple(_where(kind.card_source(card)) for card in deck.cards)
+
+
+def _where(ref) -> str:
+    return ref.where if ref is not None else ""
+
+
 class Listing:
     """:func:`card_listing` of cards as they pass (:meth:`watch`), each seen once and
     none kept: a large deck is laid out, imposed and written a sheet at a time."""
@@ -66,6 +78,8 @@ class Listing:
         self.locale = edition.locale
         self.models = {card.id: card for card in deck.cards}
         self.names: list[str] = []
+        self.sources: list[str] = []
+        self.template = self.kind.look(deck).face
         self.single = getattr(profile, "mode", None) == "single"
         if self.single:
             settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
@@ -80,6 +94,7 @@ class Listing:
         """One more card of the file."""
         model = self.models[card.id]
         self.names.append(self.kind.card_name(model, self.locale))
+        self.sources.append(_where(self.kind.card_source(model)))
         if not self.single:
             return
         key = card.back.key
@@ -99,7 +114,11 @@ class Listing:
 
     def fields(self) -> dict:
         """The manifest fields of the cards added so far."""
-        listing: dict = {"card_names": self.names}
+        listing: dict = {
+            "card_names": self.names,
+            "card_sources": self.sources,
+            "face_template": self.template,
+        }
         if self.single:
             listing["card_sides"] = {
                 "faces": self.faces,

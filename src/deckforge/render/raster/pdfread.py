@@ -281,6 +281,10 @@ class Deck:
     faces: tuple[str, ...]
     back_of: tuple[int, ...]
     backs: tuple[str, ...]
+    #: Where each card is written (``file:line:column``; '' when the manifest says not).
+    sources: tuple[str, ...] = ()
+    #: The template the faces are drawn from ('' when the manifest says not).
+    template: str = ""
 
     @property
     def cards(self) -> int:
@@ -302,6 +306,12 @@ def read_deck(pdf: Path, entry: dict | None = None) -> Deck:
     entry = entry if entry is not None else manifest_entry(pdf)
     with opened(pdf) as document:
         geometry = card_file(pdf, document, entry)
+    return deck_of(pdf, geometry, entry)
+
+
+def deck_of(pdf: Path, geometry: CardFile, entry: dict | None) -> Deck:
+    """What the pages of a card file of ``geometry`` are, from its manifest ``entry``
+    (see :class:`Deck`)."""
     count = geometry.cards
     names = (entry or {}).get("card_names")
     if not (isinstance(names, list) and len(names) == count):
@@ -319,4 +329,17 @@ def read_deck(pdf: Path, entry: dict | None = None) -> Deck:
         faces = [f"{whole}:{side_page(card, 'face')}" for card in range(count)]
         backs = [f"{whole}:{side_page(card, 'back')}" for card in range(count)]
         back_of = list(range(count))
-    return Deck(pdf, geometry, tuple(map(str, names)), tuple(faces), tuple(back_of), tuple(backs))
+    sources = (entry or {}).get("card_sources")
+    if not (isinstance(sources, list) and len(sources) == count):
+        sources = [""] * count
+    template = str((entry or {}).get("face_template") or "")
+    return Deck(
+        pdf,
+        geometry,
+        tuple(map(str, names)),
+        tuple(faces),
+        tuple(back_of),
+        tuple(backs),
+        tuple(map(str, sources)),
+        template,
+    )

@@ -10,12 +10,15 @@ print shop gets. Pages come from Jinja2 templates in ``templates/``.
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError, display_path
+from deckforge.records import field, record
 from deckforge.render.raster.pdfread import (
     Deck,
+    deck_of,
     manifest_entries,
     pixels,
     read_deck,
@@ -99,7 +102,14 @@ def _deck_plan(deck: Deck, folder: Path) -> tuple[Plan, list[dict], list[dict]]:
             "height": small[1],
         }
         if side == "face":
-            faces.append({**shown, "number": number + 1, "name": deck.names[number]})
+            faces.append(
+                {
+                    **shown,
+                    "number": number + 1,
+                    "name": deck.names[number],
+                    "source": deck.sources[number],
+                }
+            )
         else:
             backs.append({**shown, "number": number + 1, "cards": deck.shown_by(number)})
     return plan, faces, backs
@@ -126,6 +136,16 @@ def _unique_warnings(entries: list[dict], warnings: dict[str, list[str]]) -> lis
     return list(dict.fromkeys(w for e in entries for w in warnings.get(e["path"], [])))
 
 
+@record(eq=False)
+class Site:
+    """A preview site written: its index page, the images made this time (every one
+    that was missing or whose drawing changed) and the card name each face image shows."""
+
+    index: Path
+    images: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+
+
 def preview_site(
     build_dir: Path,
     site_dir: Path,
@@ -139,80 +159,162 @@ def preview_site(
     ``stale``, when given, says why the build may not show the sources as they are now,
     and is shown on every page. Returns the index.html path.
     """
+    return write_site(build_dir, site_dir, warnings, stale, processes).index
+
+
+@cache
+def _environment():
+    """The templates' environment: made once, as it compiles each template once."""
     import jinja2
 
-    from deckforge.render.raster.pdfread import _single_card_profiles
-
-    build_dir, site_dir = Path(build_dir), Path(site_dir)
-    warnings = warnings or {}
-    single = _single_card_profiles()
-    environment = jinja2.Environment(
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    editions = []
-    plans: list[Plan] = []
-    pages: dict[Path, dict[str, str]] = {}
+
+
+def problems_html(problems: list[str]) -> str:
+    """The problems panel of a live page: each problem as the command line prints it
+    (its place, the source line and a caret), escaped."""
+    macros = _environment().get_template("macros.html").module
+    return str(macros.problem_list(problems))
+
+
+def write_site(
+    build_dir: Path,
+    site_dir: Path,
+    warnings: dict[str, list[str]] | None = None,
+    stale: str | None = None,
+    processes: int | None = None,
+    editions: list[str] | None = None,
+    live: bool = False,
+    problems: list[str] | None = None,
+    decks: dict | None = None,
+) -> Site:
+    """Write the preview site of the build in ``build_dir`` into ``site_dir`` (see
+    :func:`preview_site`), of the editions named (all by default).
+
+    ``live`` pages load ``live.js``, which keeps them current as ``deckforge serve``
+    tells them what changed, and show ``problems`` (the command line's text of each)
+    above the cards of the last good build. ``decks`` keeps the geometry of the card
+    files read for the next call, so that their pages are not checked again (see
+    :func:`_read`).
+    """
+    build_dir, site_dir = Path(build_dir), Path(site_dir)
+    environment = _environment()
+    common = {"stale": stale, "live": live, "problems": problems or []}
     grouped = _group(manifest_entries(build_dir))
+    if editions:
+        grouped = {name: groups for name, groups in grouped.items() if name in editions}
+    shown, plans, pages, names = [], [], {}, {}
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
-        groups = grouped[edition_id]
-        edition_dir = site_dir / edition_id
-        locale = groups["locale"]
-        edition = {
-            "id": edition_id,
-            "locale": locale,
-            "dir": "rtl" if locale in RTL_LOCALES else "ltr",
-            "decks": [],
-            "others": [],
-            "warnings": _unique_warnings(
-                [e for entries in groups["decks"].values() for e in entries]
-                + [e for entries in groups["others"].values() for e in entries],
-                warnings,
-            ),
-        }
-        for name, entries in sorted(groups["decks"].items()):
-            source = _preview_source(entries, single)
-            shown = {
-                "id": name,
-                "cards": (source or entries[0]).get("cards", "?"),
-                "size": _size(source or entries[0]),
-                "files": _files(entries, build_dir, site_dir),
-                "warnings": _unique_warnings(entries, warnings),
-                "page": None,
-                "cover": None,
-            }
-            edition["decks"].append(shown)
-            if source is None:
-                continue
-            deck = read_deck(build_dir / source["path"], source)
-            plan, faces, backs = _deck_plan(deck, edition_dir / name)
-            plans.append(plan)
-            shown["page"] = f"{quote(edition_id)}/{quote(name)}.html"
-            shown["cover"] = f"{quote(edition_id)}/{quote(faces[0]['thumb'])}"
-            context = {
-                "edition": edition,
-                "deck": {**shown, "files": _files(entries, build_dir, edition_dir)},
-                "faces": faces,
-                "backs": backs,
-                "stale": stale,
-                "root": "../",
-            }
-            deck_page = environment.get_template("deck.html").render(context)
-            pages.setdefault(edition_dir, {})[f"{name}.html"] = deck_page
-        for kind, entries in sorted(groups["others"].items()):
-            edition["others"].append({"kind": kind, "files": _files(entries, build_dir, site_dir)})
-        editions.append(edition)
+        edition, edition_plans, edition_pages, edition_names = _edition_site(
+            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks
+        )
+        for name, context in edition_pages.items():
+            page = environment.get_template("deck.html").render({**context, **common})
+            pages.setdefault(site_dir / edition_id, {})[name] = page
+        plans += edition_plans
+        names.update(edition_names)
+        shown.append(edition)
     index = environment.get_template("index.html").render(
-        {"editions": editions, "stale": stale, "root": "", "build": display_path(build_dir)}
+        {"editions": shown, "root": "", "build": display_path(build_dir), **common}
     )
-    site = Plan(site_dir, r"index\.html|style\.css")
-    site.texts = {"index.html": index, "style.css": (TEMPLATES / "style.css").read_text("utf-8")}
+    site = Plan(site_dir, r"index\.html|style\.css|live\.js")
+    assets = ("style.css", "live.js") if live else ("style.css",)
+    site.texts = {name: (TEMPLATES / name).read_text("utf-8") for name in assets}
+    site.texts["index.html"] = index
     for folder, texts in pages.items():
         plans.append(Plan(folder, r".+\.html", texts=texts))
-    if not editions:
+    if not shown:
         raise DeckforgeError(f"{display_path(build_dir)}: the build manifest lists no files")
-    carry_out([*plans, site], processes)
-    return site_dir / "index.html"
+    done = carry_out([*plans, site], processes)
+    images = [path for path in done.images if not path.endswith(".html")]
+    return Site(site_dir / "index.html", images, names)
+
+
+#: What a card file's manifest entry says of its pages' geometry.
+_GEOMETRY = ("profile", "cards", "pages", "trim_mm", "bleed_mm")
+
+
+def _read(pdf: Path, entry: dict, decks: dict | None) -> Deck:
+    """The card file of ``entry``, its pages checked once in ``decks``' keeping.
+
+    A file read before, or made again with the same geometry (its entry's cards, pages,
+    trim and bleed), keeps the checked geometry of that reading: checking every page of
+    a 400-card file took longer than drawing the cards that changed in it. What its
+    pages are comes from the entry each time.
+    """
+    if decks is None:
+        return read_deck(pdf, entry)
+    geometry = tuple(entry.get(k) for k in _GEOMETRY)
+    known = decks.get(str(pdf))
+    if known is not None and known[0] == geometry:
+        return deck_of(pdf, known[1], entry)
+    deck = read_deck(pdf, entry)
+    decks[str(pdf)] = (geometry, deck.geometry)
+    return deck
+
+
+def _edition_site(
+    edition_id: str,
+    groups: dict,
+    build_dir: Path,
+    site_dir: Path,
+    warnings: dict,
+    decks: dict | None,
+) -> tuple[dict, list[Plan], dict[str, dict], dict[str, str]]:
+    """One edition of the site: what the index shows of it, the plans of its decks'
+    images, each deck page's context by file name, and the card name of each face image."""
+    from deckforge.render.raster.pdfread import _single_card_profiles
+
+    single = _single_card_profiles()
+    edition_dir = site_dir / edition_id
+    locale = groups["locale"]
+    every = [e for entries in groups["decks"].values() for e in entries]
+    every += [e for entries in groups["others"].values() for e in entries]
+    edition = {
+        "id": edition_id,
+        "locale": locale,
+        "dir": "rtl" if locale in RTL_LOCALES else "ltr",
+        "decks": [],
+        "others": [],
+        "warnings": _unique_warnings(every, warnings),
+    }
+    plans, pages, names = [], {}, {}
+    for name, entries in sorted(groups["decks"].items()):
+        source = _preview_source(entries, single)
+        shown = {
+            "id": name,
+            "cards": (source or entries[0]).get("cards", "?"),
+            "size": _size(source or entries[0]),
+            "files": _files(entries, build_dir, site_dir),
+            "warnings": _unique_warnings(entries, warnings),
+            "page": None,
+            "cover": None,
+        }
+        edition["decks"].append(shown)
+        if source is None:
+            continue
+        deck = _read(build_dir / source["path"], source, decks)
+        shown["template"] = deck.template
+        plan, faces, backs = _deck_plan(deck, edition_dir / name)
+        plans.append(plan)
+        for face in faces:
+            for image in (face["large"], face["thumb"]):
+                names[str(edition_dir / image)] = face["name"]
+        shown["page"] = f"{quote(edition_id)}/{quote(name)}.html"
+        shown["cover"] = f"{quote(edition_id)}/{quote(faces[0]['thumb'])}"
+        pages[f"{name}.html"] = {
+            "edition": edition,
+            "deck": {**shown, "files": _files(entries, build_dir, edition_dir)},
+            "faces": faces,
+            "backs": backs,
+            "root": "../",
+        }
+    for kind, entries in sorted(groups["others"].items()):
+        edition["others"].append({"kind": kind, "files": _files(entries, build_dir, site_dir)})
+    return edition, plans, pages, names

@@ -30,6 +30,8 @@ from deckforge.versions import version
 
 RECORD_NAME = ".deckforge-images.json"
 WHITE = (255, 255, 255)
+#: Up to this many jobs are made in the calling process by default (see :func:`run`).
+FEW_JOBS = 8
 
 
 @record(frozen=True)
@@ -192,9 +194,13 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> list[tuple[str, str, int]]:
     """Make every job, over ``processes`` processes (default: one per core); returns what
-    :func:`make` returns for each file. ``progress`` is told how many jobs are done."""
+    :func:`make` returns for each file. ``progress`` is told how many jobs are done.
+    A few jobs (an edit's) are made in this process unless ``processes`` says otherwise:
+    starting workers takes longer than drawing them."""
     if not jobs:
         return []
+    if processes is None and len(jobs) <= FEW_JOBS:
+        processes = 1
     processes = max(1, min(processes or os.cpu_count() or 1, len(jobs)))
     # Batches of jobs of one PDF, small enough to spread the work evenly.
     size = max(1, min(16, len(jobs) // (processes * 4)))
@@ -255,10 +261,12 @@ class Plan:
 
 @record
 class Outcome:
-    """What carrying plans out did: files written and files found up to date."""
+    """What carrying plans out did: files written and files found up to date, and the
+    paths of the images made (what a live preview tells open pages to load again)."""
 
     written: int = 0
     unchanged: int = 0
+    images: list[str] = field(default_factory=list)
 
 
 def _load_record(folder: Path) -> dict:
@@ -315,6 +323,7 @@ def carry_out(
         for path, key, size in run(todo, processes, advance):
             records[Path(path).parent][Path(path).name] = {"key": key, "size": size}
             outcome.written += 1
+            outcome.images.append(path)
     finally:
         for plan in plans:
             _tidy(plan, records[plan.folder])
@@ -341,4 +350,7 @@ def _tidy(plan: Plan, record: dict) -> None:
     if plan.jobs or record:
         kept = {name: made for name, made in record.items() if name in wanted}
         data = json.dumps(kept, indent=0, sort_keys=True).encode()
-        write_atomic(plan.folder / RECORD_NAME, data)
+        target = plan.folder / RECORD_NAME
+        # Kept as it is when nothing changed: a live preview redoes every plan on each save.
+        if not target.is_file() or target.read_bytes() != data:
+            write_atomic(target, data)
