@@ -49,10 +49,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli", "__main__"),
 )
 
-#: Modules over the size limits in code being reshaped in other work, with what will make
-#: them small; each comes off this list when that is done (a test says when).
-ALLOWED: dict[str, str] = {}
-
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 
@@ -154,7 +150,7 @@ def _is_docstring(node: ast.stmt) -> bool:
     )
 
 
-@pytest.mark.parametrize("name", sorted(set(MODULES) - set(ALLOWED)))
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_modules_and_functions_stay_small(name):
     found = _too_large(name)
     assert not found, (
@@ -173,9 +169,3 @@ def _too_large(name: str) -> list[str]:
         if length > MAX_FUNCTION_LINES and not _has_reason(node, lines):
             found.append(f"{node.name} (line {node.lineno}): {length} lines")
     return found
-
-
-@pytest.mark.parametrize("name", sorted(ALLOWED))
-def test_the_allowed_exceptions_are_still_needed(name):
-    assert name in MODULES, f"deckforge.{name} is gone: take it off ALLOWED"
-    assert _too_large(name), f"deckforge.{name} is small now: take it off ALLOWED"
