@@ -112,6 +112,50 @@ def time_deck(browser: Browser, lines: queue.Queue, decks: Path, port: int, deck
     return figures
 
 
+#: Where the processor time of a build goes, by the folder of the code it is spent in.
+PARTS = (
+    ("layout", ("/deckforge/templates/", "/deckforge/layout/", "/deckforge/text/", "/bidi/",
+                "/arabic_reshaper/", "/uharfbuzz/")),
+    ("drawing", ("/deckforge/render/", "/deckforge/rl/", "/reportlab/", "/rlaccel/", "/zlib")),
+    ("sources", ("/deckforge/sources/", "/deckforge/kinds/", "/yaml/", "/jsonschema/",
+                 "/fastjsonschema/", "/deckforge/model.py")),
+)  # fmt: skip
+
+
+def _part(file: str) -> str:
+    return next((name for name, folders in PARTS if any(f in file for f in folders)), "other")
+
+
+def build_shares(decks: Path, out: Path, deck: str) -> dict[str, float]:
+    """How the processor time of rebuilding ``deck`` after one card's save divides between
+    reading the sources, laying out (templates, text), drawing (the PDF) and the rest,
+    measured in this process with cProfile (each function's own time, by its folder)."""
+    import cProfile
+    import pstats
+
+    from deckforge.cli import main as deckforge
+
+    source, old, new = DECKS[deck]
+    path = decks / source
+    text = path.read_text(encoding="utf-8")
+    args = ["--decks", str(decks), "build", "--edition", "guess-the-mess-en"]
+    args += ["--profile", "printer", "--out", str(out), "--quiet", "--jobs", "1"]
+    deckforge(args)
+    path.write_text(text.replace(old, new.format("shares"), 1), encoding="utf-8")
+    profile = cProfile.Profile()
+    try:
+        profile.enable()
+        deckforge(args)
+        profile.disable()
+    finally:
+        path.write_text(text, encoding="utf-8")
+    spent: dict[str, float] = {"sources": 0.0, "layout": 0.0, "drawing": 0.0, "other": 0.0}
+    for (file, _, _), (_, _, own, _, _) in pstats.Stats(profile).stats.items():
+        spent[_part(file.replace("\\", "/"))] += own
+    total = sum(spent.values())
+    return {name: value / total for name, value in spent.items()}
+
+
 def main() -> None:
     """Time both decks and write the medians to bench/results.json."""
     chromium = find_chromium()
@@ -141,10 +185,16 @@ def main() -> None:
             browser.close()
             process.send_signal(signal.SIGINT)
             process.wait(timeout=60)
+        for deck, found in figures.items():
+            shares = build_shares(decks, scratch / "shares", deck)
+            for part, share in shares.items():
+                found[f"build_{part}"] = found["build"] * share
     for deck, found in figures.items():
         print(
             f"{deck}: save to screen {found['save_to_screen']:.2f} s (median of {RUNS}; "
-            f"max {found['max_save_to_screen']:.2f} s): build {found['build']:.2f} s, preview "
+            f"max {found['max_save_to_screen']:.2f} s): build {found['build']:.2f} s (sources "
+            f"{found['build_sources']:.2f}, layout {found['build_layout']:.2f}, drawing the PDF "
+            f"{found['build_drawing']:.2f}, the rest {found['build_other']:.2f}), preview "
             f"{found['draw']:.2f} s ({found['images']:.0f} images), telling the pages "
             f"{found['notify']:.1f} ms, noticing the save and loading the image "
             f"{found['rest']:.2f} s"

@@ -102,11 +102,25 @@ def test_each_card_is_listed_with_where_it_is_written_and_its_template(manifest)
             assert written[int(column) - 1 :].lstrip("\"'").startswith(name), (source, name)
 
 
+def test_each_deck_names_the_elements_of_its_face_template(manifest):
+    # In drawing order, as the template writes them; a group (place.yaml's picture) is
+    # drawn as its children.
+    from conftest import entry
+
+    found = entry(manifest, edition="guess-the-mess-en", profile="printer", deck="places")
+    elements = found["face_elements"]
+    assert elements[:4] == ["background", "band", "deck", "category"]
+    assert elements[4:9] == ["disc", "ring", "art", "art-ring", "icon"]
+    assert "name" in elements and len(set(elements)) == len(elements)
+
+
 def test_card_sources_and_template_are_read_back(tmp_path):
     data = {**_entry("x.pdf").to_json(), "card_sources": ["a.yaml:3:5"], "face_template": "t"}
+    data["face_elements"] = ["band", "name"]
     read = Entry.from_json(data)
     assert (read.card_sources, read.face_template) == (("a.yaml:3:5",), "t")
+    assert read.face_elements == ("band", "name")
     assert read.to_json() == data
-    for field, value in (("card_sources", ["a", 3]), ("face_template", 7)):
+    for field, value in (("card_sources", ["a", 3]), ("face_template", 7), ("face_elements", "x")):
         with pytest.raises(ValueError, match=field):
             Entry.from_json({**data, field: value})

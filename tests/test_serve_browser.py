@@ -42,7 +42,8 @@ def _picture(browser: Browser, shown: dict):
 
 
 def _a_card_is_shown_large(browser: Browser, source: str) -> None:
-    """Clicking the first card shows it large, with its name, source line and template."""
+    """Clicking the first card shows it large, with its name, source line, template and
+    the template's elements."""
     browser.evaluate("document.querySelector('ol.faces a').click()")
     shown = _until(
         browser,
@@ -56,7 +57,8 @@ def _a_card_is_shown_large(browser: Browser, source: str) -> None:
         })()""",
     )
     assert shown["title"] == "1. Kitchen"
-    assert shown["source"] == f"{source} · template place"
+    head = f"{source} · template place · elements: background, band, deck, category, "
+    assert shown["source"].startswith(head) and ", name" in shown["source"]
     assert max(shown["width"], shown["height"]) == 800
     browser.evaluate("document.querySelector('dialog.card').close()")
 

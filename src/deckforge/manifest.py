@@ -59,6 +59,8 @@ class Entry:
     card_sources: tuple[str, ...] | None = None
     #: The template the cards' faces are drawn from (decks drawn from templates).
     face_template: str | None = None
+    #: The names of the elements that template draws, in drawing order.
+    face_elements: tuple[str, ...] | None = None
     #: For a file of one card side per page: a digest of each card's face (``faces``), the
     #: index of each card's back among the distinct backs (``backs``) and a digest of each
     #: distinct back (``distinct_backs``); equal digests are equal pages.
@@ -75,7 +77,7 @@ class Entry:
         for name in _OPTIONAL:
             if data[name] is None:
                 del data[name]
-            elif name in ("card_names", "card_sources"):
+            elif name in ("card_names", "card_sources", "face_elements"):
                 data[name] = list(data[name])
             elif name == "card_sides":
                 data[name] = {k: _copied(v) for k, v in data[name].items()}
@@ -109,7 +111,7 @@ class Entry:
             if not isinstance(sha256, str) or len(sha256) != 64:
                 raise ValueError(f"an entry's 'sha256' is {sha256!r}")
             values["sha256"] = sha256
-        for name in ("card_names", "card_sources"):
+        for name in ("card_names", "card_sources", "face_elements"):
             found = data.get(name)
             if found is None:
                 continue
@@ -153,7 +155,9 @@ _TYPES: dict[str, type] = {
 
 
 #: The fields only some files have.
-_OPTIONAL = ("card_names", "card_sources", "face_template", "card_sides", "sha256")
+_OPTIONAL = (
+    "card_names", "card_sources", "face_template", "face_elements", "card_sides", "sha256",
+)  # fmt: skip
 
 
 def _number(value: object) -> bool:

@@ -145,6 +145,7 @@ def _fields(listing: Listing) -> dict:
         "card_names": tuple(found["card_names"]),
         "card_sources": tuple(found["card_sources"]),
         "face_template": found["face_template"] or None,
+        "face_elements": tuple(found["face_elements"]) or None,
         "card_sides": found.get("card_sides"),
     }
 

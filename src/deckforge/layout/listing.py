@@ -17,6 +17,7 @@ from deckforge.kinds import deck_kinds
 from deckforge.layout.ops import Card as LaidCard
 from deckforge.model import Deck, Edition
 from deckforge.records import replace
+from deckforge.templates import element_names
 
 
 def _digest(*parts: object) -> str:
@@ -80,6 +81,7 @@ class Listing:
         self.names: list[str] = []
         self.sources: list[str] = []
         self.template = self.kind.look(deck).face
+        self.elements = element_names(edition, deck, self.template) if self.template else ()
         self.single = getattr(profile, "mode", None) == "single"
         if self.single:
             settings = (edition.id, edition.title, edition.locale, edition.palette, edition.players)
@@ -118,6 +120,7 @@ class Listing:
             "card_names": self.names,
             "card_sources": self.sources,
             "face_template": self.template,
+            "face_elements": self.elements,
         }
         if self.single:
             listing["card_sides"] = {

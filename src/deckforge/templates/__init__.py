@@ -100,6 +100,14 @@ def compile_named(
     return compile_template(template, context)
 
 
+def element_names(edition: Edition, deck: Deck, name: str) -> tuple[str, ...]:
+    """The names of the elements template ``name`` draws on a deck's cards, in drawing
+    order (a group is drawn as its children); none if the template does not compile."""
+    compiled, _ = compile_named(_library(edition), name, context_for(edition, deck))
+    elements = compiled.elements if compiled is not None else []
+    return tuple(dict.fromkeys(element.name for element in elements if element.name))
+
+
 def needs(compiled: Compiled) -> dict[str, tuple[str, SourceRef]]:
     """The card fields a compiled template binds: for each, what it must be (text,
     number, colour, icon or art) and where the template binds it first."""

@@ -285,6 +285,8 @@ class Deck:
     sources: tuple[str, ...] = ()
     #: The template the faces are drawn from ('' when the manifest says not).
     template: str = ""
+    #: The names of the elements that template draws.
+    elements: tuple[str, ...] = ()
 
     @property
     def cards(self) -> int:
@@ -333,6 +335,8 @@ def deck_of(pdf: Path, geometry: CardFile, entry: dict | None) -> Deck:
     if not (isinstance(sources, list) and len(sources) == count):
         sources = [""] * count
     template = str((entry or {}).get("face_template") or "")
+    elements = (entry or {}).get("face_elements")
+    elements = elements if isinstance(elements, list) else []
     return Deck(
         pdf,
         geometry,
@@ -342,4 +346,5 @@ def deck_of(pdf: Path, geometry: CardFile, entry: dict | None) -> Deck:
         tuple(backs),
         tuple(map(str, sources)),
         template,
+        tuple(map(str, elements)),
     )

@@ -301,6 +301,7 @@ def _edition_site(
             continue
         deck = _read(build_dir / source["path"], source, decks)
         shown["template"] = deck.template
+        shown["elements"] = ", ".join(deck.elements)
         plan, faces, backs = _deck_plan(deck, edition_dir / name)
         plans.append(plan)
         for face in faces:

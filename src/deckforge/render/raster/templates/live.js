@@ -78,7 +78,11 @@
       document.body.append(dialog);
     }
     dialog.querySelector(".title").textContent = link.dataset.title;
-    const where = [link.dataset.source, link.dataset.template && "template " + link.dataset.template];
+    const where = [
+      link.dataset.source,
+      link.dataset.template && "template " + link.dataset.template,
+      link.dataset.elements && "elements: " + link.dataset.elements,
+    ];
     dialog.querySelector(".source").textContent = where.filter(Boolean).join(" · ");
     dialog.querySelector("img").src = link.href;
     dialog.showModal();
