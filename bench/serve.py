@@ -150,7 +150,10 @@ def build_shares(decks: Path, out: Path, deck: str) -> dict[str, float]:
     finally:
         path.write_text(text, encoding="utf-8")
     spent: dict[str, float] = {"sources": 0.0, "layout": 0.0, "drawing": 0.0, "other": 0.0}
-    for (file, _, _), (_, _, own, _, _) in pstats.Stats(profile).stats.items():
+    for (file, _, _), (_, _, own, _, callers) in pstats.Stats(profile).stats.items():
+        if file == "~" and callers:
+            # A built-in function (zlib, hashing, unpickling): the code that called it most.
+            file = max(callers.items(), key=lambda item: item[1][2])[0][0]
         spent[_part(file.replace("\\", "/"))] += own
     total = sum(spent.values())
     return {name: value / total for name, value in spent.items()}
