@@ -195,3 +195,14 @@ def test_a_cmyk_build_says_which_colour_it_cannot_print(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "decks/example/places.yaml:12:43: warning: colour #7209B7 is outside what " in err
     assert err.count("warning: colour #") == 1, err
+
+
+def test_the_arrays_delta_e_2000_matches_the_published_test_data():
+    # Sharma, Wu and Dalal's CIEDE2000 pairs, all at once, as the separation measures.
+    from deckforge.render.gamut import delta_e_2000
+
+    first = np.array(
+        [(50, 2.6772, -79.7751), (50, -1.3802, -84.2814), (60.2574, -34.0099, 36.2677)]
+    )
+    second = np.array([(50, 0, -82.7485), (50, 0, -82.7485), (60.4626, -34.1751, 39.4387)])
+    assert delta_e_2000(first, second) == pytest.approx([2.0425, 1.0, 1.2644], abs=1e-3)
