@@ -8,6 +8,8 @@ links resolved, and be a regular file (or folder) — never a named pipe or a de
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, UsageError, display_path
@@ -67,6 +69,59 @@ def outside_art(value: str) -> str:
     return f"'{value}' is outside the project folder; art must stay inside it"
 
 
+def spelled(path: Path, root: Path) -> str | None:
+    """How a path below ``root`` is spelled on disk where that differs in case from how
+    it is given (Windows and macOS find the file either way, Linux does not), or where it
+    does not exist but a name differing only in case does; None otherwise."""
+    try:
+        parts = Path(path).absolute().relative_to(Path(root).absolute()).parts
+    except ValueError:
+        return None
+    folder, found, differs = Path(root), [], False
+    for part in parts:
+        if part in ("", ".", ".."):
+            return None  # not a plain name below the root (refused elsewhere)
+        try:
+            names, folded = _names(str(folder), os.stat(folder).st_mtime_ns)
+        except OSError:
+            return None
+        if part in names:
+            found.append(part)
+        else:
+            match = folded.get(part.casefold(), ())
+            if len(match) != 1:
+                return None
+            found.append(match[0])
+            differs = True
+        folder = folder / found[-1]
+    return "/".join(found) if differs else None
+
+
+@lru_cache(maxsize=1024)
+def _names(folder: str, changed: int) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """A folder's names, and them by their case-folded form (kept while the folder's
+    modification time, ``changed``, stays the same: a deck names many files of one
+    folder)."""
+    names = os.listdir(folder)
+    folded: dict[str, tuple[str, ...]] = {}
+    for name in names:
+        folded[name.casefold()] = (*folded.get(name.casefold(), ()), name)
+    return frozenset(names), folded
+
+
+def case_problem(value: str, path: Path, root: Path) -> str | None:
+    """The problem of a name given in another case than the file's, if it is one."""
+    on_disk = spelled(path, root)
+    given = Path(value).parts
+    if on_disk is None or ".." in given:
+        return None
+    on_disk = "/".join(on_disk.split("/")[-len(given) :])  # as much of it as was given
+    return (
+        f"'{value}' is written '{on_disk}' on disk: names must match in case, as they do "
+        "on Linux and at print shops"
+    )
+
+
 def not_a_file(value: str, reason: str, folder: bool = False) -> str:
     """The problem of a path given as ``value`` that is ``reason`` (:func:`refusal`)
     instead of a file (or folder)."""
@@ -94,6 +149,8 @@ def load_edition(
         return None, [Problem(manifest.ref(), "an edition manifest must be a mapping")]
     loaded = LoadedEdition(folder=manifest_path.parent, manifest=manifest, root=root)
     problems = _templates_problems(loaded.folder, root)
+    # Each source's real path by its case-folded form, with the value that named it.
+    named: dict[str, tuple[str, str]] = {}
     for group, table in (("decks", loaded.decks), ("components", loaded.components)):
         entries = manifest.data.get(group)
         if not isinstance(entries, list):
@@ -104,6 +161,17 @@ def load_edition(
             value = entry["source"]
             path = manifest_path.parent / value
             reason = OUTSIDE if Path(value).is_absolute() else refusal(path, root)
+            cased = case_problem(value, path, root) if reason in (None, MISSING) else None
+            real = str(path.resolve())
+            twin, other = named.setdefault(real.casefold(), (real, value))
+            if cased is None and reason is None and twin != real:
+                cased = (
+                    f"'{value}' and '{other}' differ only in case: on Windows and macOS they "
+                    "are one file; rename one"
+                )
+            if cased is not None:
+                problems.append(Problem(manifest.ref((group, index, "source")), cased))
+                continue
             if reason is not None:
                 if reason == OUTSIDE:
                     message = (

@@ -11,7 +11,14 @@ from pathlib import Path
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem
-from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
+from deckforge.sources.load import (
+    MISSING,
+    OUTSIDE,
+    case_problem,
+    not_a_file,
+    outside_art,
+    refusal,
+)
 from deckforge.sources.source import Source
 from deckforge.text.script import BIDI_OVERRIDES
 
@@ -235,7 +242,10 @@ def art_problems(
     for path, value, folder in art:
         target = source.path.parent / value
         reason = OUTSIDE if Path(value).is_absolute() else refusal(target, root, folder)
-        if reason == OUTSIDE:
+        cased = case_problem(value, target, root) if reason in (None, MISSING) else None
+        if cased is not None:
+            yield Problem(source.ref(path), cased)
+        elif reason == OUTSIDE:
             yield Problem(source.ref(path), outside_art(value))
         elif reason == MISSING:
             what = "folder" if folder else "file"
