@@ -18,7 +18,7 @@ compared or counted with: ``rank > 10`` is true for the cell ``11``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 #: The longest expression, and how deeply its parts may nest.
 MAX_LENGTH = 500
@@ -304,37 +304,28 @@ def _shown(value: object) -> str:
     return text(value)
 
 
-def filters(node: Node) -> list[Filter]:
-    """Every filter in an expression."""
-    out: list[Filter] = []
+def walk(node: Node) -> Iterator[Node]:
+    """Every part of an expression, itself first."""
     stack = [node]
     while stack:
         part = stack.pop()
-        if isinstance(part, Filter):
-            out.append(part)
+        yield part
         for name in ("operand", "left", "right", "argument", "fallback"):
             child = getattr(part, name, None)
             if isinstance(child, Node):
                 stack.append(child)
         if isinstance(part, ListNode):
             stack.extend(part.items)
-    return out
+
+
+def filters(node: Node) -> list[Filter]:
+    """Every filter in an expression."""
+    return [part for part in walk(node) if isinstance(part, Filter)]
 
 
 def nodes(node: Node) -> int:
     """How many parts an expression has (what bounds its work on a card)."""
-    count = 0
-    stack = [node]
-    while stack:
-        part = stack.pop()
-        count += 1
-        for name in ("operand", "left", "right", "argument", "fallback"):
-            child = getattr(part, name, None)
-            if isinstance(child, Node):
-                stack.append(child)
-        if isinstance(part, ListNode):
-            stack.extend(part.items)
-    return count
+    return sum(1 for _ in walk(node))
 
 
 def describe(node: Node) -> str:
