@@ -97,7 +97,20 @@ def parse_field(text: str) -> Field:
 @cache
 def parse(text: str) -> Pattern:
     """Text with ``{field}`` bindings; BindError on an unclosed or empty brace."""
-    parts: list[str | Field] = []
+    return split(text, lambda content, _: parse_field(content))
+
+
+def bindings(text: str) -> list[str]:
+    """What the braces of each binding in text hold (inline icons and ``{{`` left out)."""
+    found = [m.group(1) for m in _BINDING.finditer(text) if m.group(1) is not None]
+    return [content for content in found if not content.startswith("icon:")]
+
+
+def split(text: str, binding: Callable[[str, int], object]) -> Pattern:
+    """Text cut into literal parts and bindings, each made by ``binding`` from what its
+    braces hold and where that starts in ``text``; ``{{``, ``}}`` and inline icons stay
+    literal. BindError on a lone brace."""
+    parts: list = []
     literal = ""
     position = 0
     for match in _BINDING.finditer(text):
@@ -114,7 +127,7 @@ def parse(text: str) -> Pattern:
             if literal:
                 parts.append(literal)
                 literal = ""
-            parts.append(parse_field(match.group(1)))
+            parts.append(binding(match.group(1), match.start(1)))
     literal += text[position:]
     if literal:
         parts.append(literal)

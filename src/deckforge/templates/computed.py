@@ -18,15 +18,16 @@ from deckforge.errors import Problem, SourceRef
 from deckforge.model import Text as SourceText
 from deckforge.templates import expr, exprparse
 from deckforge.templates.bind import (
-    _BINDING,
     ROOTS,
     BindError,
     Field,
     Pattern,
     Scope,
+    bindings,
     lookup,
     parse_field,
     raw,
+    split,
 )
 from deckforge.templates.elements import CardError
 from deckforge.text.script import localise_digits
@@ -168,30 +169,7 @@ def pattern(
 ) -> Pattern:
     """Text with bindings, some of them expressions; BindError on a lone brace, Failure
     on an expression that is wrong."""
-    parts: list[str | Field | Computed] = []
-    literal = ""
-    position = 0
-    for match in _BINDING.finditer(text):
-        literal += text[position : match.start()]
-        position = match.end()
-        token = match.group()
-        if token in ("{{", "}}"):
-            literal += token[0]
-            continue
-        if token.startswith("{icon:"):
-            literal += token
-            continue
-        content = match.group(1)
-        if content is None:
-            raise BindError(f"a lone '{token}' in {text!r}: write '{token * 2}' for a brace")
-        if literal:
-            parts.append(literal)
-            literal = ""
-        parts.append(_binding(content, match.start(1), text, maps, where, shared))
-    literal += text[position:]
-    if literal:
-        parts.append(literal)
-    return Pattern(tuple(parts))
+    return split(text, lambda content, at: _binding(content, at, text, maps, where, shared))
 
 
 def _binding(content: str, offset: int, text: str, maps: Maps, where, shared) -> Field | Computed:
@@ -240,8 +218,7 @@ def readings(key: str, value: object) -> list[str]:
     if key in ("when", "unless"):
         found = [value] if looks_like_expression(value) else []
     else:
-        found = [m.group(1) for m in _BINDING.finditer(value) if m.group(1) is not None]
-        found = [c for c in found if not c.startswith("icon:") and _is_expression(c)]
+        found = [c for c in bindings(value) if _is_expression(c)]
     out = []
     for source in found:
         try:
