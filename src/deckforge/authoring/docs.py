@@ -57,9 +57,8 @@ def field_rows(node: dict, path: str, required: bool, depth: int = 0) -> list[st
         note = node.get("description", "")
         if "x-message" in node:
             note = f"{note} ({node['x-message']})".strip()
-        rows.append(
-            f"| `{path}` | {_type(node)} | {'yes' if required else ''} | {note.replace('|', '/')} |"
-        )
+        note = note.replace("|", "\\|")  # a bar in a table's cell, as Markdown escapes it
+        rows.append(f"| `{path}` | {_type(node)} | {'yes' if required else ''} | {note} |")
     if depth > 6:
         return rows
     if node.get("type") == "object":

@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         else:
             print(
-                f"deckforge: internal error: {exc!r} (run with --debug for details)",
+                f"deckforge: internal error: {exc!r} (run it again as "
+                "'deckforge --debug COMMAND ...' for the details)",
                 file=sys.stderr,
             )
         return 3
