@@ -102,3 +102,23 @@ def test_bad_choices_are_named(shown, capsys, extra, code, message):
     assert main([*args, *extra]) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_out_of_date_note_is_of_the_editions_drawn(tmp_path, capsys):
+    # Only the English edition is built: a showcase of it is current, while the
+    # editions never built are what makes a showcase of all of them out of date.
+    import shutil
+
+    from conftest import DECKS
+
+    shutil.copytree(DECKS, tmp_path / "decks")
+    out = tmp_path / "build"
+    decks = ["--decks", str(tmp_path / "decks")]
+    build = ["build", "--edition", EN, "--profile", "printer", "--out", str(out), "--quiet"]
+    assert main([*decks, *build]) == 0
+    capsys.readouterr()
+    show = ["export", "showcase", "--out", str(out), "--deck", "spots", "--width", "400"]
+    assert main([*decks, *show, "--edition", EN]) == 0
+    assert "sources have changed" not in capsys.readouterr().out
+    assert main([*decks, *show]) == 0
+    assert "note: the sources have changed since this build" in capsys.readouterr().out

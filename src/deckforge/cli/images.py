@@ -45,20 +45,19 @@ def _built_profiles(out: Path) -> list[str]:
 
 
 def _sources_changed(args: argparse.Namespace) -> bool:
-    """Whether the sources changed since the build in ``args.out`` (the check that lets a
-    build with nothing to do return at once)."""
-    check = argparse.Namespace(
-        force=False,
-        strict=False,
-        edition=None,
-        back_offset=(0.0, 0.0),
-        profile=_built_profiles(args.out),
-        decks=args.decks,
-        out=args.out,
-    )
-    from deckforge.cli.commands.build import up_to_date
+    """Whether the sources of the editions a command draws (``args.edition``; all when
+    none is named) changed since the build in ``args.out``."""
+    from deckforge.build import cache
+    from deckforge.sources.load import Project, select_editions
 
-    return up_to_date(check) is None
+    project = Project(args.decks)
+    manifests = select_editions(project, getattr(args, "edition", None))
+    folder = Path(deckforge.__file__).parent / "profiles"
+    profiles = {name: folder / f"{name}.yaml" for name in _built_profiles(args.out)}
+    if not manifests:
+        return False
+    fresh = cache.fresh_editions(project.root, manifests, args.out, profiles)
+    return len(fresh) != len(manifests)
 
 
 def _images_progress(what: str):
