@@ -12,60 +12,31 @@ takes to make.
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
+import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
-LIMIT = 240.0
-FOGRA39 = Path("/usr/share/color/icc/FOGRA39L.ti3")
-#: The colours whose separation the press profile once got furthest wrong.
-HARD = ("#0B3736", "#1A1A2E", "#200000", "#D55E00", "#5B8E23", "#4B3F9E")
+sys.path.insert(0, str(ROOT / "tests"))
 
-
-def design_colours() -> list[str]:
-    """Every ``#RRGGBB`` in the shipped templates, games and starter project."""
-    found = set()
-    for folder in ("templates/shipped", "authoring/new_game", "sources/games"):
-        for path in (ROOT / "src" / "deckforge" / folder).rglob("*"):
-            if path.suffix in (".yaml", ".csv"):
-                found |= {h.upper() for h in re.findall(r"#[0-9A-Fa-f]{6}\b", path.read_text())}
-    return sorted(found)
-
-
-def _rgb(names) -> np.ndarray:
-    return np.array([[int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)] for h in names])
+from colours_support import FOGRA39, HARD, LIMIT, colour_sets  # noqa: E402 - tests/, above
+from colours_support import shop_profile as made_shop_profile  # noqa: E402
 
 
 def shop_profile(folder: Path, quality: str = "m") -> Path | None:
     """A CMYK profile made by Argyll from FOGRA39L (None without Argyll or the data)."""
-    colprof = shutil.which("colprof")
-    if colprof is None or not FOGRA39.is_file():
+    if shutil.which("colprof") is None or not FOGRA39.is_file():
         return None
-    shutil.copy(FOGRA39, folder / FOGRA39.name)
-    subprocess.run(
-        [colprof, f"-q{quality}", "-kr", "-l240", "-D", "Argyll FOGRA39", "-O", "shop.icc",
-         FOGRA39.stem], cwd=folder, check=True, capture_output=True,
-    )  # fmt: skip
-    return folder / "shop.icc"
+    return made_shop_profile(folder, quality)
 
 
 def measure(converter) -> dict:
     """Printed minus best reachable ΔE2000 (mean, p95, max) of each set of colours."""
     from deckforge.render import gamut
 
-    sets = {
-        "hard": _rgb(HARD),
-        "design": _rgb(design_colours()),
-        "grid": gamut.grid_colours(9),
-        "grey": gamut.grey_axis(52),
-    }
     figures = {}
-    for name, rgbs in sets.items():
+    for name, rgbs in colour_sets().items():
         inks, printed, best = gamut.printed_and_best(converter, rgbs, LIMIT)
         figures[name] = {**gamut.summary(printed - best), "most_ink": float(inks.sum(1).max())}
         if name == "hard":

@@ -5,39 +5,16 @@ on the same profile (a 4 % then 2 % grid search), in CIEDE2000."""
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from colours_support import FOGRA39, HARD, LIMIT, colour_sets, design_colours, rgb, shop_profile
 from deckforge.build import reach
 from deckforge.profiles import OutputIntent, all_profiles
 from deckforge.render import colour, gamut
-
-ROOT = Path(__file__).resolve().parents[2]
-LIMIT = 240.0
-#: Where the shipped games, templates and the starter project keep their colours.
-FOLDERS = ("templates/shipped", "authoring/new_game", "sources/games")
-#: Dark, near-black and saturated design colours whose separation went wrong before.
-HARD = ("#0B3736", "#1A1A2E", "#200000", "#D55E00", "#5B8E23", "#4B3F9E")
-
-
-def design_colours() -> list[str]:
-    """Every ``#RRGGBB`` in the shipped templates, games and starter project."""
-    found = set()
-    for folder in FOLDERS:
-        for path in (ROOT / "src" / "deckforge" / folder).rglob("*"):
-            if path.suffix in (".yaml", ".csv"):
-                found |= {h.upper() for h in re.findall(r"#[0-9A-Fa-f]{6}\b", path.read_text())}
-    return sorted(found)
-
-
-def _rgb(names) -> np.ndarray:
-    return np.array([[int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)] for h in names])
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +25,7 @@ def converter():
 @pytest.fixture(scope="module")
 def measured(converter):
     """For each set of colours: the inks printed, their ΔE2000, the best reachable."""
-    sets = {
-        "design": _rgb(design_colours()),
-        "hard": _rgb(HARD),
-        "grid": gamut.grid_colours(9),
-        "grey": gamut.grey_axis(52),
-    }
+    sets = colour_sets()
     every = np.concatenate(list(sets.values()))
     inks, printed, best = gamut.printed_and_best(converter, every, LIMIT)
     result, start = {}, 0
@@ -152,22 +124,14 @@ def test_a_colour_in_card_data_is_named_at_its_cell(tmp_path):
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
     """A shop's CMYK profile, made by Argyll's colprof from FOGRA's data at 240 %."""
-    colprof = shutil.which("colprof")
-    assert colprof, "Argyll is missing: install Debian's argyll"
-    data = Path("/usr/share/color/icc/FOGRA39L.ti3")
-    assert data.is_file(), "FOGRA's data is missing: install Debian's icc-profiles-free"
-    folder = tmp_path_factory.mktemp("shop")
-    shutil.copy(data, folder / data.name)
-    subprocess.run(
-        [colprof, "-ql", "-kr", "-l240", "-D", "Shop", "-O", "shop.icc", data.stem],
-        cwd=folder, check=True, capture_output=True,
-    )  # fmt: skip
-    return OutputIntent.from_file(folder / "shop.icc")
+    assert shutil.which("colprof"), "Argyll is missing: install Debian's argyll"
+    assert FOGRA39.is_file(), "FOGRA's data is missing: install Debian's icc-profiles-free"
+    return OutputIntent.from_file(shop_profile(tmp_path_factory.mktemp("shop"), "l"))
 
 
 def test_a_shop_profile_is_used_as_it_is_and_measured_the_same_way(shop):
     converter = colour.Converter(shop, LIMIT)
-    rgbs = np.concatenate([_rgb(design_colours()), gamut.grey_axis(52)])
+    rgbs = np.concatenate([rgb(design_colours()), gamut.grey_axis(52)])
     inks, printed, best = gamut.printed_and_best(converter, rgbs, LIMIT)
     assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
     figures = gamut.summary(printed - best)
