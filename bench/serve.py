@@ -70,23 +70,13 @@ def _next_round(lines: queue.Queue, timeout: float = 300) -> dict:
     raise TimeoutError("the server finished no round")
 
 
-def _until(browser: Browser, expression: str, timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.evaluate(expression)
-        if value:
-            return value
-        time.sleep(0.005)
-    raise TimeoutError(expression)
-
-
 def time_deck(browser: Browser, lines: queue.Queue, decks: Path, port: int, deck: str) -> dict:
     """Medians of the save-to-screen time of one card of ``deck`` and of its parts."""
     source, old, new = DECKS[deck]
     path = decks / source
     text = path.read_text(encoding="utf-8")
     browser.open(f"http://127.0.0.1:{port}/serve/guess-the-mess-en/{deck}.html")
-    _until(browser, "window.deckforgeLive && window.deckforgeLive.updates >= 1")
+    browser.until("window.deckforgeLive && window.deckforgeLive.updates >= 1")
     browser.evaluate(WATCH_LOADS)
     first = "document.querySelector('ol.faces img')"
     runs = []
@@ -94,8 +84,7 @@ def time_deck(browser: Browser, lines: queue.Queue, decks: Path, port: int, deck
         for run in range(1, RUNS + 1):
             written = time.time() * 1000
             path.write_text(text.replace(old, new.format(run), 1), encoding="utf-8")
-            loaded = _until(
-                browser,
+            loaded = browser.until(
                 f"(() => {{ const src = {first}.src; return src.includes('?v=') && "
                 f"window.loads.filter((l) => l.src === src).map((l) => l.at)[0]; }})()",
             )

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from PIL import Image
@@ -130,6 +131,17 @@ class Browser:
         if "exceptionDetails" in result:
             raise RuntimeError(result["exceptionDetails"])
         return result["result"].get("value")
+
+    def until(self, expression: str, timeout: float = 90, poll: float = 0.05):
+        """The value of ``expression`` in the page once it is truthy, asked every ``poll``
+        seconds; TimeoutError after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(poll)
+        raise TimeoutError(f"still false after {timeout} s: {expression}")
 
     def screenshot(self, x: float, y: float, width: float, height: float) -> Image.Image:
         """A region of the page (CSS pixels from its top left) as the browser shows it."""

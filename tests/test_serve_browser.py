@@ -4,7 +4,6 @@ page without a reload, and a YAML error shows in the page with its line until it
 from __future__ import annotations
 
 import signal
-import time
 
 import pytest
 
@@ -26,17 +25,6 @@ FIRST = """(() => {
 })()"""
 
 
-def _until(browser: Browser, expression: str, timeout: float = 90):
-    """The value of ``expression`` in the page once it is truthy."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.evaluate(expression)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"still false after {timeout} s: {expression}")
-
-
 def _picture(browser: Browser, shown: dict):
     return browser.screenshot(shown["x"], shown["y"], shown["width"], shown["height"])
 
@@ -45,8 +33,7 @@ def _a_card_is_shown_large(browser: Browser, source: str) -> None:
     """Clicking the first card shows it large, with its name, source line, template and
     the template's elements."""
     browser.evaluate("document.querySelector('ol.faces a').click()")
-    shown = _until(
-        browser,
+    shown = browser.until(
         """(() => {
           const d = document.querySelector("dialog.card");
           const i = d.querySelector("img");
@@ -89,7 +76,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         port = port_of(line_with(process, "serving http://127.0.0.1:"))
         line_with(process, "image(s) drawn")
         browser.open(f"http://127.0.0.1:{port}/serve/guess-the-mess-en/places.html")
-        _until(browser, "window.deckforgeLive && window.deckforgeLive.updates >= 1")
+        browser.until("window.deckforgeLive && window.deckforgeLive.updates >= 1")
         browser.evaluate("window.loadedOnce = 'still the same page'; window.scrollTo(0, 120)")
         scrolled = browser.evaluate("window.scrollY")
         before = browser.evaluate(FIRST)
@@ -99,7 +86,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         _the_filter_keeps_the_cards_named(browser, "room")
 
         places.write_text(text.replace("{en: Kitchen,", "{en: Messy Kitchen,", 1), "utf-8")
-        _until(browser, f"({FIRST}).src.includes('?v=') && ({FIRST}).loaded")
+        browser.until(f"({FIRST}).src.includes('?v=') && ({FIRST}).loaded")
         after = browser.evaluate(FIRST)
         assert browser.evaluate("window.loadedOnce") == "still the same page"
         assert browser.evaluate("window.scrollY") == scrolled
@@ -109,7 +96,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         assert difference(_picture(browser, after), old) > 1.0
 
         places.write_text(text.replace("{en: Kitchen,", "{en: [Kitchen,", 1), "utf-8")
-        shown = _until(browser, "document.getElementById('problems').textContent.trim()")
+        shown = browser.until("document.getElementById('problems').textContent.trim()")
         assert f"decks/guess-the-mess/places.yaml:{line}:" in shown
         assert "YAML syntax error" in shown
         assert f"{line:>5} |     name: {{en: [Kitchen," in shown
@@ -117,14 +104,14 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         assert browser.evaluate(FIRST)["alt"] == "Messy Kitchen"
 
         places.write_text(text, "utf-8")
-        _until(browser, "document.getElementById('problems').textContent.trim() === ''")
-        _until(browser, f"({FIRST}).alt === 'Kitchen' && ({FIRST}).loaded")
+        browser.until("document.getElementById('problems').textContent.trim() === ''")
+        browser.until(f"({FIRST}).alt === 'Kitchen' && ({FIRST}).loaded")
         assert browser.evaluate("window.loadedOnce") == "still the same page"
 
         # A line added above the cards moves where each is written: the page follows.
         places.write_text("# The places of the game.\n" + text, "utf-8")
         moved = f"decks/guess-the-mess/places.yaml:{line + 1}:16"
-        _until(browser, f"document.querySelector('ol.faces a').dataset.source === '{moved}'")
+        browser.until(f"document.querySelector('ol.faces a').dataset.source === '{moved}'")
         _a_card_is_shown_large(browser, moved)
         assert browser.evaluate("window.loadedOnce") == "still the same page"
     finally:
