@@ -8,10 +8,7 @@ joined its tiles with alignment marks across the join.
 
 from __future__ import annotations
 
-from deckforge.kinds.pawns import Pawns
-from deckforge.kinds.track import Track
-from deckforge.layout.components.sheet import Sheet, palette, set_text
-from deckforge.layout.ops import (
+from deckforge.drawing.ops import (
     RGB,
     WHITE,
     Circle,
@@ -24,6 +21,9 @@ from deckforge.layout.ops import (
     hex_colour,
     mix,
 )
+from deckforge.kinds.pawns import Pawns
+from deckforge.kinds.track import Track
+from deckforge.layout.components.sheet import Sheet, palette, set_text
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
@@ -179,7 +179,7 @@ BLACK_LINE: RGB = (0.0, 0.0, 0.0)
 
 def _pawns(edition: Edition, set_: Pawns, profile: Profile) -> list[Page]:
     """Fold-up standees: front and back panels either side of a fold, and base tabs."""
-    from deckforge.layout import shapes
+    from deckforge.drawing import shapes
 
     sheet = _sheet(profile, landscape=False)
     locale = edition.locale

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from deckforge.drawing.ops import Document, Face, Page, Placement, Use
 from deckforge.errors import SourceRef
-from deckforge.layout.ops import Document, Face, Page, Placement, Use
 from deckforge.model import Text
 from deckforge.render import pdf
 from deckforge.render.raster import rasterize

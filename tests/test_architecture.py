@@ -2,7 +2,7 @@
 
 The pipeline's order is :data:`LAYERS`, top to bottom: a module may import from its own
 layer and from the layers above it, never from one below. A name is placed by its
-longest prefix in the table (``layout.ops`` before ``layout``). Every import counts,
+longest prefix in the table (``render.pdf`` before ``render``). Every import counts,
 including those made inside functions to start quickly.
 """
 
@@ -22,9 +22,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The build folder: atomic writes, the lock, the build manifest; memos in the cache.
     ("fsutil", "manifest", "memo"),
     # The drawing operations: the plain data that text, art, templates and layout make
-    # and renderers draw, and the shapes (player symbols, arrows) made of them. They live
-    # in layout/ but stand above everything that draws.
-    ("layout.ops", "layout.shapes"),
+    # and renderers draw, and the shapes (player symbols, arrows) made of them.
+    ("drawing",),
     # Every use of ReportLab's private API (documents and pages, font faces): below the
     # text and render stages that use it.
     ("rl",),
@@ -43,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("layout",),
     ("render",),
     # Using all of the above: the build, checking what it made, helping authors.
-    ("build",),
+    ("pipeline",),
     ("preflight",),
     ("authoring",),
     ("cli", "__main__"),

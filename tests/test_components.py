@@ -10,12 +10,12 @@ import pytest
 from PIL import ImageChops, ImageStat
 
 from conftest import DECKS
-from deckforge.build.pipeline import gather
+from deckforge.drawing.ops import Document, Rect, Text, hex_colour
 from deckforge.kinds.pawns import Pawns
 from deckforge.kinds.track import Track
 from deckforge.layout.components import lay_out_component
 from deckforge.layout.components.track import GLUE, MARGIN
-from deckforge.layout.ops import Document, Rect, Text, hex_colour
+from deckforge.pipeline.recipe import gather
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles
 from deckforge.records import replace

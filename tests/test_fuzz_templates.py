@@ -18,9 +18,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from deckforge.drawing.ops import Document
 from deckforge.errors import Problem, SourceRef
 from deckforge.layout.impose import impose
-from deckforge.layout.ops import Document
 from deckforge.model import Text
 from deckforge.profiles import all_profiles
 from deckforge.records import record

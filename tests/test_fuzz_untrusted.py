@@ -23,7 +23,7 @@ from PIL import Image
 
 from deckforge import manifest
 from deckforge.art import images
-from deckforge.build import record
+from deckforge.pipeline import record
 from deckforge.render import press
 from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from deckforge.cli import main
-from deckforge.layout.ops import Document, Page, Text
+from deckforge.drawing.ops import Document, Page, Text
 from deckforge.render import pdf
 from deckforge.render.raster import rasterize
 from deckforge.text.fit import TextStyle, fit
@@ -230,7 +230,7 @@ def test_malformed_markup_in_a_deck_is_an_error_at_its_line(project, capsys, val
 
 
 def test_icons_in_a_shared_face_are_drawn_on_every_card(tmp_path):
-    from deckforge.layout.ops import Face, Placement
+    from deckforge.drawing.ops import Face, Placement
 
     fitted = fit("Gain :coin:", 100, 40, TextStyle(14, 8), "en")
     face = Face((Text(10, 40, 100, fitted),), key="shared/label")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from deckforge.layout.ops import Document, Face, Page, Placement, Rect, Text, Use
+from deckforge.drawing.ops import Document, Face, Page, Placement, Rect, Text, Use
 from deckforge.render import pdf
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle, fit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckforge.layout.ops import Document, Face, Page, Placement, Rect, Tag, Text, Use
+from deckforge.drawing.ops import Document, Face, Page, Placement, Rect, Tag, Text, Use
 from deckforge.render import pdf
 from deckforge.render.pdf import pdfx
 from deckforge.rl import pdf as adapter

@@ -200,7 +200,7 @@ def _as_poppler_copies(line: str) -> str:
 
 def _card_lines(face) -> list[str]:
     """The logical text of every line drawn on a card side, as laid out."""
-    from deckforge.layout.ops import Text
+    from deckforge.drawing.ops import Text
 
     return [line.logical for op in face.ops if isinstance(op, Text) for line in op.fitted.lines]
 
@@ -209,7 +209,7 @@ def _card_lines(face) -> list[str]:
 def persian_cards():
     from pathlib import Path
 
-    from deckforge.build.pipeline import check
+    from deckforge.pipeline.recipe import check
     from deckforge.sources.load import Project
 
     laid_out, _, problems = check(
@@ -266,9 +266,9 @@ def test_persian_cards_use_persian_digits(built):
 def test_pdftotext_reads_the_persian_rulebook_line_by_line(built, edition):
     from pathlib import Path
 
-    from deckforge.build.pipeline import gather
     from deckforge.kinds.rulebook import Rulebook
     from deckforge.layout.components import lay_out_component
+    from deckforge.pipeline.recipe import gather
     from deckforge.profiles import all_profiles
     from deckforge.sources.load import Project, select_editions
 

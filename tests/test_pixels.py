@@ -5,8 +5,8 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
+from deckforge.drawing.ops import hex_colour
 from deckforge.layout.impose import EDGE_CLEAR, MARK_OFFSET, grid_for
-from deckforge.layout.ops import hex_colour
 from deckforge.profiles import all_profiles
 from deckforge.units import mm
 

@@ -18,7 +18,7 @@ from reportlab.pdfgen import canvas
 from deckforge import preflight as pf
 from deckforge.cli import main
 from deckforge.errors import DeckforgeError
-from deckforge.preflight import CHECKS, Report, format_table, pdfread, preflight, preflight_file
+from deckforge.preflight import CHECKS, Report, format_table, pdfobjects, preflight, preflight_file
 from deckforge.preflight.interpret import Interpreter
 from deckforge.preflight.measure import char_bbox, char_size
 from deckforge.text import fonts
@@ -534,13 +534,13 @@ def test_forms_are_read_once_and_a_thousand_pages_take_seconds(tmp_path, monkeyp
     c.save()
 
     parsed = []
-    tokenize = pdfread.operations
+    tokenize = pdfobjects.operations
 
     def counting(stream, handled):
         parsed.append(stream)
         return tokenize(stream, handled)
 
-    monkeypatch.setattr(pdfread, "operations", counting)
+    monkeypatch.setattr(pdfobjects, "operations", counting)
     start = time.perf_counter()
     report = preflight_file(path, _entry("thousand.pdf", "pnp-a4"))
     elapsed = time.perf_counter() - start

@@ -210,8 +210,8 @@ def test_a_bad_back_offset_is_a_usage_error(capsys):
 
 
 def test_short_edge_duplex_mirrors_backs_top_to_bottom():
+    from deckforge.drawing.ops import Card, Face
     from deckforge.layout.impose import impose_sheets
-    from deckforge.layout.ops import Card, Face
     from deckforge.records import replace
 
     profile = replace(all_profiles()["pnp-a4"], duplex="short-edge")
@@ -228,8 +228,8 @@ def test_short_edge_duplex_mirrors_backs_top_to_bottom():
 
 
 def test_calibration_labels_are_7_pt_and_never_touch():
+    from deckforge.drawing.ops import Text
     from deckforge.layout.calibration import calibration_pages
-    from deckforge.layout.ops import Text
 
     front = calibration_pages(all_profiles()["pnp-a4"])[0]
     boxes = []

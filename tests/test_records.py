@@ -235,7 +235,7 @@ def test_class_variables_are_not_fields():
 
 
 _MAKES_RECORDS = """
-import deckforge.layout.ops as ops, deckforge.records as records
+import deckforge.drawing.ops as ops, deckforge.records as records
 assert ops.Rect(0, 0, 1, 2).h == 2
 print(records._CODES.compiled, records._CODES.path)
 """

@@ -17,8 +17,8 @@ import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from conftest import entry
+from deckforge.drawing.ops import Card, Face, Rect
 from deckforge.layout.impose import impose_fold, impose_sheets
-from deckforge.layout.ops import Card, Face, Rect
 from deckforge.profiles import all_profiles
 from deckforge.records import replace
 from deckforge.render.raster import rasterize

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.layout.ops import (
+from deckforge.drawing.ops import (
     Circle,
     Ellipse,
     Face,

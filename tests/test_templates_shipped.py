@@ -11,11 +11,11 @@ import pytest
 
 from deckforge.art import dreams
 from deckforge.authoring.game import new_game
-from deckforge.build.pipeline import gather
+from deckforge.drawing.ops import Circle, Line, Polygon, Rect
 from deckforge.kinds import deck_kinds
 from deckforge.kinds.numbered import PlayerColour
 from deckforge.layout import cards as card_layout
-from deckforge.layout.ops import Circle, Line, Polygon, Rect
+from deckforge.pipeline.recipe import gather
 from deckforge.sources.load import Project, select_editions
 from deckforge.templates import load
 from deckforge.units import mm

@@ -300,8 +300,8 @@ def _rulebook_text(book) -> list[str]:
 
 @pytest.fixture(scope="module")
 def rulebooks():
-    from deckforge.build.pipeline import gather
     from deckforge.kinds.rulebook import Rulebook
+    from deckforge.pipeline.recipe import gather
     from deckforge.sources.load import Project, select_editions
 
     editions, _ = gather(Project(DECKS), select_editions(Project(DECKS), None))

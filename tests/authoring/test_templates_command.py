@@ -9,10 +9,10 @@ import pytest
 import yaml
 
 from deckforge.authoring.game import new_game
-from deckforge.build.pipeline import gather
 from deckforge.cli import main
+from deckforge.drawing.ops import Rect
 from deckforge.layout import cards as card_layout
-from deckforge.layout.ops import Rect
+from deckforge.pipeline.recipe import gather
 from deckforge.sources.load import Project, select_editions
 from deckforge.templates import load
 from templates_support import flat

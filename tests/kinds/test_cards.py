@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from deckforge.authoring.game import new_game, questions
-from deckforge.build.pipeline import gather
 from deckforge.cli import main
+from deckforge.drawing.ops import Rect, Text, Transform
 from deckforge.layout import cards as card_layout
-from deckforge.layout.ops import Rect, Text, Transform
+from deckforge.pipeline.recipe import gather
 from deckforge.sources.load import Project, select_editions
 from templates_support import flat
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from colours_support import FOGRA39, HARD, LIMIT, colour_sets, design_colours, rgb, shop_profile
-from deckforge.build import reach
+from deckforge.pipeline import reach
 from deckforge.profiles import OutputIntent, all_profiles
 from deckforge.render import colour, gamut
 

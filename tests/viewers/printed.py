@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deckforge.build.pipeline import check
-from deckforge.layout.ops import Text, Use
+from deckforge.drawing.ops import Text, Use
+from deckforge.pipeline.recipe import check
 from deckforge.sources.load import Project
 from viewers.measure import Printed, phrase
 

@@ -14,7 +14,7 @@ import random
 from functools import cache, lru_cache
 
 from deckforge.art import icons
-from deckforge.layout.ops import RGB, Circle, Icon, Polygon, Rect
+from deckforge.drawing.ops import RGB, Circle, Icon, Polygon, Rect
 
 #: Figures that make a scene: creatures, people of tales, and curious things.
 HEROES = """

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import watchfiles
 
-from deckforge.build.pipeline import build
 from deckforge.errors import BuildFailed, Problem
+from deckforge.pipeline.recipe import build
 from deckforge.records import field, record
 from deckforge.sources.load import Project
 

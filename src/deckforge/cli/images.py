@@ -47,7 +47,7 @@ def _built_profiles(out: Path) -> list[str]:
 def _sources_changed(args: argparse.Namespace) -> bool:
     """Whether the sources of the editions a command draws (``args.edition``; all when
     none is named) changed since the build in ``args.out``."""
-    from deckforge.build import cache
+    from deckforge.pipeline import cache
     from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)
@@ -158,8 +158,8 @@ def showcase(args: argparse.Namespace) -> int:
 
 def _recorded_warnings(out: Path) -> dict[str, list[str]]:
     """The warnings the builds in ``out`` found, by output path, as they were printed."""
-    from deckforge.build import cache
     from deckforge.errors import WARNING, SourceRef
+    from deckforge.pipeline import cache
 
     found: dict[str, list[str]] = {}
     # The record is checked as it is read: every warning it keeps has these keys.
@@ -181,7 +181,7 @@ def preview(args: argparse.Namespace) -> int:
     if _sources_changed(args):
         stale = "the sources have changed since this build: run 'deckforge build'."
         if not args.no_build:
-            from deckforge.build.pipeline import build
+            from deckforge.pipeline.recipe import build
             from deckforge.sources.load import Project
 
             print("the sources have changed since the last build: building first")

@@ -23,7 +23,7 @@ MOST_ARCHIVED = 1 << 30
 
 def _build(decks: Path, out: Path, editions: list[str] | None, profiles: list[str], jobs,
            only=None) -> None:  # fmt: skip
-    from deckforge.build.pipeline import build
+    from deckforge.pipeline.recipe import build
     from deckforge.sources.load import Project
 
     build(Project(decks), out, editions, profiles, jobs=jobs, only=only)

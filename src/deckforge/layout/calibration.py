@@ -8,7 +8,7 @@ by the current offset), so printing it again shows whether the offset is right.
 
 from __future__ import annotations
 
-from deckforge.layout.ops import WHITE, Face, Line, Page, Placement, Rect, Text
+from deckforge.drawing.ops import WHITE, Face, Line, Page, Placement, Rect, Text
 from deckforge.profiles import Profile
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle, fit

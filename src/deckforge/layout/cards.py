@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckforge import templates
+from deckforge.drawing.ops import Card
 from deckforge.errors import Problem
 from deckforge.kinds import Look, deck_kinds
-from deckforge.layout.ops import Card
 from deckforge.model import Deck, Edition
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from typing import Protocol, TypeVar
 
-from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
+from deckforge.drawing.ops import BLACK, Card, Line, Page, Placement
 from deckforge.profiles import Profile
 from deckforge.records import record
 from deckforge.units import mm

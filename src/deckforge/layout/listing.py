@@ -12,9 +12,9 @@ import hashlib
 import pickle
 from collections.abc import Iterable, Iterator
 
+from deckforge.drawing.ops import Card as LaidCard
 from deckforge.fsutil import read_regular
 from deckforge.kinds import deck_kinds
-from deckforge.layout.ops import Card as LaidCard
 from deckforge.model import Deck, Edition
 from deckforge.records import replace
 from deckforge.templates import element_names

@@ -17,7 +17,7 @@ from deckforge.errors import DeckforgeError
 from deckforge.preflight import checks, checks_pdfx  # noqa: F401 - they register the checks
 from deckforge.preflight.interpret import Interpreter
 from deckforge.preflight.measure import Findings, more
-from deckforge.preflight.pdfread import resolve
+from deckforge.preflight.pdfobjects import resolve
 from deckforge.preflight.registry import REGISTRY, FileFacts, Target
 from deckforge.preflight.report import FAIL, NA, OK, WARNING, Check, Report
 from deckforge.preflight.report import format_table as _format_table

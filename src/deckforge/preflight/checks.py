@@ -21,7 +21,7 @@ from deckforge.preflight.measure import (
     paper_name,
     snippet,
 )
-from deckforge.preflight.pdfread import MM, size_mm
+from deckforge.preflight.pdfobjects import MM, size_mm
 from deckforge.preflight.registry import FileFacts, Target, check
 from deckforge.preflight.report import FAIL, NA, OK, WARNING, Check
 

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfread import (
+from deckforge.preflight.pdfobjects import (
     IDENTITY,
     INCH,
     Box,

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from deckforge.preflight.pdfread import resolve
+from deckforge.preflight.pdfobjects import resolve
 from deckforge.records import record
 
 _HEX = re.compile(rb"<([0-9A-Fa-f\s]*)>")

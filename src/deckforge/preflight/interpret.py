@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckforge.preflight import pdfread as rd
+from deckforge.preflight import pdfobjects as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font, read_font
-from deckforge.preflight.pdfread import IDENTITY, INHERITED, Box, Matrix, mul
+from deckforge.preflight.pdfobjects import IDENTITY, INHERITED, Box, Matrix, mul
 
 #: Invisible text (render modes 3 and 7) prints nothing, so it is not measured.
 _INVISIBLE_MODES = frozenset({3, 7})

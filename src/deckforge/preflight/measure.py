@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from deckforge.preflight import pdfread as rd
+from deckforge.preflight import pdfobjects as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfread import MM, Box, Matrix
+from deckforge.preflight.pdfobjects import MM, Box, Matrix
 from deckforge.records import field, record
 from deckforge.units import PAPER_SIZES_MM
 

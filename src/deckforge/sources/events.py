@@ -4,7 +4,7 @@ Sources are read event by event, never as a tree of YAML nodes: a node tree hold
 value a second time with two marks each, and for a deck of 100,000 cards took twice the
 time and three times the memory of the data it gave. What is kept of each value's place
 is four bytes a number in one flat array (see
-:class:`~deckforge.sources.places.Places`).
+:class:`~deckforge.sources.positions.Positions`).
 
 What hostile files can do is limited by what makes them hostile, not by their size:
 aliases may add at most as many values as the file has bytes (with a floor for small
@@ -28,7 +28,7 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
-from deckforge.sources.places import Places
+from deckforge.sources.positions import Positions
 
 #: Deepest nesting of mappings and lists.
 MAX_DEPTH = 64
@@ -95,13 +95,13 @@ class _Alias:
 
 class Builder:
     """Turns one document's events into plain data (dicts, lists, text, numbers), noting
-    the place of every value in :attr:`places` and the problems that do not stop reading
+    the place of every value in :attr:`positions` and the problems that do not stop reading
     (duplicate keys, keys that are not text) in :attr:`problems`, as (mark, path,
     message)."""
 
     def __init__(self, loader: yaml.CSafeLoader, size: int) -> None:
         self.loader = loader
-        self.places = Places()
+        self.positions = Positions()
         self.problems: list[tuple] = []
         self.constructor = yaml.SafeLoader("")
         #: The first characters of plain text that may be something else (a number).
@@ -132,7 +132,7 @@ class Builder:
             return False, None
         first = event.start_mark  # the document's start
         data, line, column, block = self.value(self._next, self._next())
-        self.places.root = (line, column, block)
+        self.positions.root = (line, column, block)
         get()  # the document's end
         event = get()
         if type(event) is not yaml.StreamEndEvent:
@@ -370,7 +370,7 @@ class Builder:
         mark = frame.mark
         if type(frame) is _Mapping and frame.merges:
             self._merge(frame)
-        numbers = self.places.numbers
+        numbers = self.positions.numbers
         block = len(numbers) + 1
         numbers.extend(frame.block)
         return frame.data, mark.line + 1, mark.column + 1, block
@@ -385,12 +385,12 @@ class Builder:
             elif type(found) is list and all(type(item) is dict for item in found):
                 at = block - 1
                 for index, item in enumerate(found):
-                    sources.append((item, self.places.numbers[at + 3 * index + 2]))
+                    sources.append((item, self.positions.numbers[at + 3 * index + 2]))
             else:
                 self.problem(
                     frame.mark, "'<<' merges a mapping, or a list of mappings, into this one"
                 )
-        numbers = self.places.numbers
+        numbers = self.positions.numbers
         for merged, block in sources:
             for index, (key, value) in enumerate(merged.items()):
                 if key not in frame.data:

@@ -21,7 +21,7 @@ from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import read_regular
 from deckforge.records import field, record
 from deckforge.sources.events import MAX_DEPTH, Builder, Refused
-from deckforge.sources.places import Places
+from deckforge.sources.positions import Positions
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "Source", "format_path", "load_yaml", "parse_yaml"]
 
@@ -92,7 +92,7 @@ class Source:
     data: Any
     #: SHA-256 of the bytes that were parsed: what incremental builds compare.
     digest: str = ""
-    places: Places = field(default_factory=Places, repr=False, compare=False)
+    positions: Positions = field(default_factory=Positions, repr=False, compare=False)
     #: Whether the file is printable ASCII (with tabs and line feeds) and escapes
     #: nothing: no text in it can hold a control character, a direction override or a
     #: combining mark (:func:`deckforge.sources.rules.hidden_characters` looks no further).
@@ -101,14 +101,14 @@ class Source:
     def ref(self, path: Path_ = (), key: bool = False) -> SourceRef:
         """Where the value at ``path`` is (or its key, with ``key``); the nearest
         enclosing value when the path does not exist (a missing property)."""
-        line, column = self.places.find(self.data, tuple(path), key)
+        line, column = self.positions.find(self.data, tuple(path), key)
         return SourceRef(self.display, line, column, format_path(path))
 
     def each_ref(self, path: Path_, inner: list[tuple]) -> list[SourceRef]:
         """:meth:`ref` of ``(*path, index, *inner[index])`` for each item of the list at
         ``path``, found in one pass over it."""
         path = tuple(path)
-        found = self.places.find_each(self.data, path, inner)
+        found = self.positions.find_each(self.data, path, inner)
         display = self.display
         start = format_path(path)
         return [
@@ -202,7 +202,7 @@ def parse_yaml(raw: bytes, path: Path, display: str) -> tuple[Source | None, lis
             Problem(SourceRef(display, line, column, format_path(path)), message)
             for (line, column), path, message in builder.problems
         ]
-    source.places = builder.places
+    source.positions = builder.positions
     source.printable = not raw.translate(None, _PRINTABLE)  # nothing left: all printable
     return source, []
 

@@ -48,10 +48,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from deckforge.drawing.ops import Card, Face
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import inside
 from deckforge.kinds import Look, Rows
-from deckforge.layout.ops import Card, Face
 from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template

@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
+from deckforge.drawing.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
 from deckforge.errors import close_matches
-from deckforge.layout.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
 from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
 

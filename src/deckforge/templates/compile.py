@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
-from deckforge.layout.ops import RGB, hex_colour
 from deckforge.records import field, record
 from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field

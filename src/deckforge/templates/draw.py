@@ -4,7 +4,7 @@ Before any card is drawn, each element's bound values are read on every card. An
 element that looks the same on many cards (it binds nothing of the card, or fields with
 few values: a category's colour and name) is *shared*: consecutive shared elements are
 drawn together, once per distinct set of values, into a keyed
-:class:`~deckforge.layout.ops.Face` that cards draw with :class:`~deckforge.layout.ops.Use`,
+:class:`~deckforge.drawing.ops.Face` that cards draw with :class:`~deckforge.drawing.ops.Use`,
 which the PDF holds once as a form. The rest (a place's name, its icon) is drawn on
 each card. A card whose whole side is shared (a deck's back) is that keyed face.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
+from deckforge.drawing.ops import Face, Use
 from deckforge.errors import Problem, SourceRef
-from deckforge.layout.ops import Face, Use
 from deckforge.records import field, record
 from deckforge.templates.bind import BindError, Field, Scope, getter, raw
 from deckforge.templates.compile import Compiled, Context

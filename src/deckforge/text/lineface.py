@@ -307,7 +307,7 @@ def missing() -> list[str]:
 def make(weight: str) -> None:
     """Make the line face of a shipped weight in the cache, and the static instances it
     is made from, without registering it: for a process that makes it ahead of a build
-    (:mod:`deckforge.build.warm`)."""
+    (:mod:`deckforge.pipeline.warm`)."""
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     target = _target(weight, arabic.path, latin.path)
     if fonts.cached_bytes(target) is None:

@@ -70,7 +70,7 @@ def up_to_date(args: argparse.Namespace) -> int | None:
     changed = args.back_offset != (0.0, 0.0) or getattr(args, "output_profile", None)
     if args.force or args.strict or args.edition or changed:
         return None
-    from deckforge.build import cache
+    from deckforge.pipeline import cache
 
     manifests = sorted(args.decks.glob("*/edition.yaml"))
     folder = Path(deckforge.__file__).parent / "profiles"
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"nothing to do: {where} up to date ({time.perf_counter() - started:.2f} s)")
         return 0
-    from deckforge.build.pipeline import build
+    from deckforge.pipeline.recipe import build
     from deckforge.profiles import OutputIntent
     from deckforge.sources.load import Project
 

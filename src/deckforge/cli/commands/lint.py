@@ -20,7 +20,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print every problem and piece of advice; fail on errors (and advice, if strict)."""
     from deckforge.authoring.lint import lint_edition
-    from deckforge.build.pipeline import gather
+    from deckforge.pipeline.recipe import gather
     from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)

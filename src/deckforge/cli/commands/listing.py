@@ -16,7 +16,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print every edition with its decks and components, then every profile."""
-    from deckforge.build.pipeline import check
+    from deckforge.pipeline.recipe import check
     from deckforge.profiles import all_profiles
     from deckforge.sources.load import Project
 

@@ -25,7 +25,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check every edition named (all by default) as far as laying it out."""
-    from deckforge.build.pipeline import check
+    from deckforge.pipeline.recipe import check
     from deckforge.sources.load import Project
 
     project = Project(args.decks)

@@ -6,6 +6,7 @@ component's model type to its layout and its ``kind`` in the build manifest.
 
 from __future__ import annotations
 
+from deckforge.drawing.ops import Page
 from deckforge.errors import Problem
 from deckforge.kinds.pawns import Pawns
 from deckforge.kinds.rulebook import Rulebook
@@ -16,7 +17,6 @@ from deckforge.layout.components.rulebook import rulebook
 from deckforge.layout.components.score_pad import score_pad
 from deckforge.layout.components.sheet import TextDoesNotFit
 from deckforge.layout.components.track import track
-from deckforge.layout.ops import Page
 from deckforge.model import Edition
 from deckforge.profiles import Profile
 

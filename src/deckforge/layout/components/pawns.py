@@ -9,11 +9,11 @@ outline is its cut line and stays on the page, inside the trim.
 
 from __future__ import annotations
 
+from deckforge.drawing import shapes
+from deckforge.drawing.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
 from deckforge.kinds.numbered import PlayerColour
 from deckforge.kinds.pawns import Pawns
-from deckforge.layout import shapes
 from deckforge.layout.components.sheet import Sheet, palette, set_text, sheet_for
-from deckforge.layout.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
 from deckforge.model import Edition
 from deckforge.profiles import Profile
 from deckforge.records import record

@@ -7,10 +7,10 @@ then a section (Sect) per section with its heading (H2, H3...), paragraphs (P) a
 
 from __future__ import annotations
 
+from deckforge.drawing.ops import RGB, WHITE, Page, Rect, Tag, Text, mix
 from deckforge.kinds.rulebook import Block, Rulebook, Section
 from deckforge.layout.components.flow import Flow
 from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
-from deckforge.layout.ops import RGB, WHITE, Page, Rect, Tag, Text, mix
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile

@@ -6,9 +6,9 @@ the players' cells (TH) in reading order."""
 
 from __future__ import annotations
 
+from deckforge.drawing.ops import WHITE, Line, Page, Rect, Tag, Text, mix
 from deckforge.kinds.score_pad import ScorePad
 from deckforge.layout.components.sheet import palette, set_text, sheet_for
-from deckforge.layout.ops import WHITE, Line, Page, Rect, Tag, Text, mix
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile

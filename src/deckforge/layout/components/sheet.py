@@ -8,7 +8,7 @@ reach through the bleed.
 
 from __future__ import annotations
 
-from deckforge.layout.ops import RGB, Face, Page, Placement, Rect, inks
+from deckforge.drawing.ops import RGB, Face, Page, Placement, Rect, inks
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile

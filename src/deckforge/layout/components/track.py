@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 
+from deckforge.drawing.ops import BLACK, WHITE, Face, Line, Page, Placement, Rect, Text
 from deckforge.kinds.track import Track
 from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
-from deckforge.layout.ops import BLACK, WHITE, Face, Line, Page, Placement, Rect, Text
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile

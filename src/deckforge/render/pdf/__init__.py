@@ -1,4 +1,4 @@
-"""PDF renderer: draws a :class:`~deckforge.layout.ops.Document` with ReportLab.
+"""PDF renderer: draws a :class:`~deckforge.drawing.ops.Document` with ReportLab.
 
 :mod:`.painter` draws pages, :mod:`.text` writes text runs, :mod:`.structure` makes a
 tagged file's structure tree, :mod:`.icon_cache` keeps icons' operators for a build's
@@ -16,7 +16,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.layout.ops import Document, Text
+from deckforge.drawing.ops import Document, Text
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
 from deckforge.render.pdf import pdfx

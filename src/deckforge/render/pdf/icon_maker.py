@@ -1,7 +1,7 @@
 """Icons' drawings made ahead of a build, away from any file it writes.
 
 A build with an empty cache makes its icons over several processes before its workers
-start (:mod:`deckforge.build.warm`); each process draws its share here, on a canvas of
+start (:mod:`deckforge.pipeline.warm`); each process draws its share here, on a canvas of
 its own, exactly as the painter draws an icon into a file.
 """
 

@@ -20,7 +20,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.art import icons, images
-from deckforge.layout.ops import (
+from deckforge.drawing.ops import (
     Circle,
     Ellipse,
     Face,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reportlab.lib.rl_accel import fp_str
 
-from deckforge.layout.ops import Placement
+from deckforge.drawing.ops import Placement
 
 
 def column_order(placements: tuple[Placement, ...]) -> list[Placement]:

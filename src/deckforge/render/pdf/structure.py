@@ -1,6 +1,6 @@
 """Tagged PDF: marked content on the pages and the structure tree that orders it.
 
-A document whose texts carry a :class:`~deckforge.layout.ops.Tag` is written as a tagged
+A document whose texts carry a :class:`~deckforge.drawing.ops.Tag` is written as a tagged
 PDF (ISO 32000-1, 14.7–14.8): every tagged text is a marked-content sequence with its
 own MCID, gathered under structure elements (headings, paragraphs, lists, tables) in
 reading order; everything else drawn on a page is an /Artifact. Screen readers and
@@ -9,7 +9,7 @@ reflowing viewers read the structure tree, not the order things are drawn in.
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Tag
+from deckforge.drawing.ops import Tag
 from deckforge.records import field, record
 from deckforge.rl.pdf import Ref
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
 
-from deckforge.layout.ops import Text
+from deckforge.drawing.ops import Text
 from deckforge.rl import pdf as adapter
 from deckforge.text import fonts, lineface
 from deckforge.text.inline import InlineIcon

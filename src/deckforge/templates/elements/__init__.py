@@ -15,8 +15,8 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from deckforge.drawing.ops import RGB, Transform
 from deckforge.errors import SourceRef
-from deckforge.layout.ops import RGB, Transform
 from deckforge.records import record
 from deckforge.templates.bind import Field, Scope, is_set, raw
 from deckforge.templates.colours import Colour
@@ -186,7 +186,7 @@ class Paint:
         )
 
     def drawn(self, scope: Scope) -> dict | None:
-        """The paint keywords of a drawing operation (:class:`deckforge.layout.ops.Paint`)
+        """The paint keywords of a drawing operation (:class:`deckforge.drawing.ops.Paint`)
         on one card; ``None`` when the shape has neither fill nor outline there."""
         fill, stroke = self.colours(scope)
         if fill is None and stroke is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Circle as CircleOp
+from deckforge.drawing.ops import Circle as CircleOp
 from deckforge.templates.elements.ellipse import Ellipse
 
 

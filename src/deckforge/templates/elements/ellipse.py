@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Ellipse as EllipseOp
+from deckforge.drawing.ops import Ellipse as EllipseOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import PAINT_KEYS, Element
 from deckforge.templates.lengths import Box

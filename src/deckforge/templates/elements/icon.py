@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from deckforge.art import icons
-from deckforge.layout.ops import Icon as IconOp
+from deckforge.drawing.ops import Icon as IconOp
 from deckforge.model import Text as SourceText
 from deckforge.templates.bind import Scope, raw
 from deckforge.templates.elements import CardError, Element

@@ -7,7 +7,7 @@ is checked at its printed size: under 150 dpi is an error, under 300 a warning."
 from __future__ import annotations
 
 from deckforge.art import images
-from deckforge.layout.ops import Picture
+from deckforge.drawing.ops import Picture
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.templates.bind import Scope

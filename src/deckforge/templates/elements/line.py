@@ -4,8 +4,8 @@ height makes a level line, of no width an upright one."""
 
 from __future__ import annotations
 
-from deckforge.layout.ops import BLACK
-from deckforge.layout.ops import Line as LineOp
+from deckforge.drawing.ops import BLACK
+from deckforge.drawing.ops import Line as LineOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import STROKE_KEYS, Element
 from deckforge.templates.lengths import Box

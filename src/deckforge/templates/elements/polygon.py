@@ -3,7 +3,7 @@ middle of its left side), mirrored with it in right-to-left editions."""
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Polygon as PolygonOp
+from deckforge.drawing.ops import Polygon as PolygonOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import _LENGTH, PAINT_KEYS, Element
 from deckforge.templates.lengths import Box, LengthError, length

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Rect as RectOp
+from deckforge.drawing.ops import Rect as RectOp
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import _LENGTH, PAINT_KEYS, Element
 from deckforge.templates.lengths import Box

@@ -8,7 +8,7 @@ fitter learns to set (markup, inline icons) templates can use at once.
 
 from __future__ import annotations
 
-from deckforge.layout.ops import Text as TextOp
+from deckforge.drawing.ops import Text as TextOp
 from deckforge.records import replace
 from deckforge.templates.bind import Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element

@@ -6,7 +6,7 @@ from __future__ import annotations
 from array import array
 
 
-class Places:
+class Positions:
     """Where every value and key of a file is, kept as numbers in one flat array.
 
     Each mapping and list has a block in the array, written when it ends: for a list,
@@ -82,5 +82,5 @@ class Places:
         return line, column, block, _OFF
 
 
-#: What :meth:`Places._down` gives for the value at a path that is not in the data.
+#: What :meth:`Positions._down` gives for the value at a path that is not in the data.
 _OFF = object()

@@ -1,7 +1,7 @@
 """Incremental builds: outputs whose inputs have not changed are not made again.
 
 Two levels, both recorded in ``<out>/.deckforge-cache.json`` (checked before it is
-believed: :mod:`deckforge.build.record`):
+believed: :mod:`deckforge.pipeline.record`):
 
 * an edition whose input files (sources, art, art folders), print profiles and tool
   versions are unchanged, and whose outputs are all in place, is skipped without even
@@ -22,11 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from deckforge.build import record as stored
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular
 from deckforge.manifest import Entry
 from deckforge.memo import package_digest
+from deckforge.pipeline import record as stored
 from deckforge.versions import version
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from deckforge.layout.ops import RGB, Circle, Polygon
+from deckforge.drawing.ops import RGB, Circle, Polygon
 
 #: The symbols of player colours, each told apart from the others by its outline alone.
 SYMBOLS = ("circle", "square", "diamond", "triangle", "hexagon", "star", "cross", "heart")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.build.record import CACHE_NAME
 from deckforge.cli import main
+from deckforge.pipeline.record import CACHE_NAME
 from deckforge.text import fonts
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -20,16 +20,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from deckforge.build import cache
-from deckforge.build.outputs import Output, calibration_output, part_output
-from deckforge.build.plan import Task
+from deckforge.drawing.ops import Card
 from deckforge.errors import Problem, errors_only
 from deckforge.fsutil import Staging
 from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.listing import card_sources
-from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
+from deckforge.pipeline import cache
+from deckforge.pipeline.outputs import Output, calibration_output, part_output
+from deckforge.pipeline.plan import Task
 from deckforge.records import field, record, replace
 from deckforge.render import pdf
 
@@ -49,7 +49,7 @@ class Workshop:
 
     editions: list[Edition]
     out_dir: Path
-    #: The versions of the tools (:func:`deckforge.build.cache.toolchain`).
+    #: The versions of the tools (:func:`deckforge.pipeline.cache.toolchain`).
     tools: str
     #: The digests of the art files the editions name, by path.
     art: dict[str, str]

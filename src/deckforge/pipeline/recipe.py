@@ -15,16 +15,16 @@ from pathlib import Path
 
 from deckforge import fsutil
 from deckforge import manifest as build_manifest
-from deckforge.build import cache, reach
-from deckforge.build import warm as first_time
-from deckforge.build.outputs import LaidOut, Output, lay_out, outputs_for
-from deckforge.build.plan import Task, plan
-from deckforge.build.record import CACHE_NAME
-from deckforge.build.run import Made, Progress, Workshop, make, run_tasks
 from deckforge.errors import WARNING, BuildFailed, Problem, SourceRef, display_path, errors_only
 from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
+from deckforge.pipeline import cache, reach
+from deckforge.pipeline import warm as first_time
+from deckforge.pipeline.outputs import LaidOut, Output, lay_out, outputs_for
+from deckforge.pipeline.plan import Task, plan
+from deckforge.pipeline.record import CACHE_NAME
+from deckforge.pipeline.run import Made, Progress, Workshop, make, run_tasks
 from deckforge.profiles import OutputIntent, Profile, select_profiles
 from deckforge.records import field, record, replace
 from deckforge.render.pdf import icon_cache

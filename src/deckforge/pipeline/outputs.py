@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from deckforge.build import cache
-from deckforge.build.plan import calibration_path, part_path
+from deckforge.drawing.ops import Card, Document, Page
 from deckforge.errors import Problem
 from deckforge.fsutil import digest
 from deckforge.layout.cards import lay_out_deck
 from deckforge.layout.impose import ImpositionError, imposed
 from deckforge.layout.listing import Listing
-from deckforge.layout.ops import Card, Document, Page
 from deckforge.manifest import Entry
 from deckforge.model import Edition
+from deckforge.pipeline import cache
+from deckforge.pipeline.plan import calibration_path, part_path
 from deckforge.profiles import Profile
 from deckforge.records import record, replace
 from deckforge.text.script import is_rtl_locale

@@ -27,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 #: file into place.
 _RUNNER = """
 import os, signal, sys
-from deckforge.build import run
+from deckforge.pipeline import run
 
 point, at = sys.argv[1], int(sys.argv[2])
 calls = 0

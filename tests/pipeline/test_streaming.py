@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.build import run
-from deckforge.build.pipeline import build
 from deckforge.errors import BuildFailed
+from deckforge.pipeline import run
+from deckforge.pipeline.recipe import build
 from deckforge.sources.load import Project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from deckforge.build import run
-from deckforge.build.pipeline import build
 from deckforge.cli import main
+from deckforge.pipeline import run
+from deckforge.pipeline.recipe import build
 from deckforge.sources.load import Project
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "minimal"

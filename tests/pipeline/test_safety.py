@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from conftest import DECKS
-from deckforge.build import run
-from deckforge.build.record import CACHE_NAME
 from deckforge.cli import main
 from deckforge.fsutil import LOCK_NAME, STAGING_NAME
+from deckforge.pipeline import run
+from deckforge.pipeline.record import CACHE_NAME
 
 EN = "guess-the-mess-en"
 
