@@ -82,7 +82,7 @@ test-tools:
 
 fuzz: $(STAMP)
 	DECKFORGE_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -q tests/test_fuzz.py tests/test_fuzz_untrusted.py \
-		tests/sources/test_fuzz_xlsx.py tests/test_fuzz_expr.py tests/test_fuzz_templates.py
+		tests/sources/test_fuzz_xlsx.py tests/templates/test_fuzz_expr.py tests/templates/test_fuzz_templates.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

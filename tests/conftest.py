@@ -23,6 +23,24 @@ GUESS_THE_MESS_COUNTS = {
 }
 
 
+def _checkout_outputs() -> dict[str, int]:
+    """Every file under the checkout's own build/ folder, with its modification time."""
+    out = ROOT / "build"
+    return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def checkout_build_untouched():
+    """No test writes into the checkout's build/ folder: that is the user's `make print`."""
+    before = _checkout_outputs()
+    yield
+    after = _checkout_outputs()
+    changed = sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+    assert not changed, f"tests wrote into the checkout's build/: {changed[:10]}"
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """The output folder of a full build of every shipped edition and profile."""

@@ -24,7 +24,7 @@ from deckforge.render.raster import (
     read_deck,
 )
 
-MINIMAL = Path(__file__).parent / "data" / "minimal"
+MINIMAL = Path(__file__).parents[1] / "data" / "minimal"
 EDITION = "minimal-en"
 SIDES = ("back", "face")
 
@@ -423,7 +423,7 @@ def test_building_twice_gives_byte_identical_pngs(build, tmp_path):
 
 
 def test_export_and_preview_commands(tmp_path, capsys):
-    shutil.copytree(Path(__file__).parent / "data" / "minimal", tmp_path / "decks" / "minimal")
+    shutil.copytree(Path(__file__).parents[1] / "data" / "minimal", tmp_path / "decks" / "minimal")
     decks, out = str(tmp_path / "decks"), tmp_path / "build"
     assert main(["--decks", decks, "export", "png", "--out", str(out)]) == 2
     assert "run 'deckforge build' first" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from deckforge.preflight.measure import char_bbox, char_size
 from deckforge.text import fonts
 from deckforge.units import MM
 
-MINIMAL = Path(__file__).parent / "data" / "minimal"
+MINIMAL = Path(__file__).parents[1] / "data" / "minimal"
 BLEED_MM = 3.175
 POKER_MM = (63.5, 88.9)
 INCH = 72.0

@@ -23,7 +23,7 @@ from templates_support import close, flat, lay_out, library, render, text
 
 W, H = mm(63.5), mm(88.9)
 HEAD = "kind: template\nsize: poker\n"
-DECKS = Path(__file__).resolve().parents[1] / "decks"
+DECKS = Path(__file__).resolve().parents[2] / "decks"
 
 
 def laid_out(tmp_path, body: str, cards=None, **kwargs):

@@ -22,7 +22,7 @@ from PIL import Image, ImageCms
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour, gamut, press
 
-DECKS = Path(__file__).resolve().parents[1] / "decks"
+DECKS = Path(__file__).resolve().parents[2] / "decks"
 LIMIT = 240.0
 
 

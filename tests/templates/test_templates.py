@@ -27,7 +27,7 @@ from deckforge.templates.load import SHIPPED, read
 from deckforge.units import mm
 from templates_support import close, flat, lay_out, library, render, text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 W, H = mm(63.5), mm(88.9)
 HEAD = "kind: template\nsize: poker\n"

@@ -21,7 +21,7 @@ from deckforge.rl import faces as kept
 from deckforge.text import fonts, gvar, instances
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
-DATA = Path(__file__).parent / "data" / "minimal"
+DATA = Path(__file__).parents[1] / "data" / "minimal"
 
 
 @pytest.fixture(scope="module")
