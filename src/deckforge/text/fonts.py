@@ -324,6 +324,28 @@ def face(family: str, weight: str | None = None) -> FontFace:
     return made
 
 
+#: The faces that draw the card suits and game symbols (♠♣♥♦★☆✦⚔) the Noto faces lack,
+#: by weight: DejaVu Sans, from Debian's fonts-dejavu-core. No font package pip reaches
+#: carries such a font and is kept up; where the files are absent, text holding these
+#: characters is refused with a message that says what to install.
+SYMBOL_FILES = {
+    REGULAR: Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    BOLD: Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+}
+#: What to install for :data:`SYMBOL_FILES`, said where a symbol cannot be drawn.
+SYMBOL_PACKAGE = "fonts-dejavu-core"
+
+
+@cache
+def symbol_face(style: str) -> FontFace | None:
+    """The symbol fallback face of a style's weight (:data:`SYMBOL_FILES`, italics
+    upright), registered on first use; None where its file is not installed."""
+    path = SYMBOL_FILES[BOLD if style in (BOLD, BOLD_ITALIC) else REGULAR]
+    if not path.is_file():
+        return None
+    return _FILE_FACES[register_file(path)][0]
+
+
 def coverage(font_name: str) -> frozenset[int]:
     """The code points a face made by :func:`face` can draw (none for another name)."""
     made = _FACES.get(font_name)
