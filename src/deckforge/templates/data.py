@@ -6,7 +6,7 @@ list of cards in YAML: :class:`~deckforge.kinds.Rows`) are checked against that 
 anything is drawn: a field a template binds that the data does not name is an error
 naming both places, and each value that cannot be what it must be is an error at its
 cell. What passes becomes the rows the engine draws: mappings of field name to
-:class:`~deckforge.model.Text` (icons as their hexcodes) or :class:`~deckforge.model.Art`.
+:class:`~deckforge.model.Text` (icons as written) or :class:`~deckforge.model.Art`.
 """
 
 from __future__ import annotations
@@ -76,12 +76,12 @@ class _Values:
             if not _HEX.match(text) and text.lower() not in self.names:
                 return colour_problem(text, ref, self.own)
         elif kind == "icon":
-            code = icons.resolve(text)
-            if code is None:
+            # Checked here, resolved where it is drawn: a text binding the same field
+            # prints it as written, not as its hexcode.
+            if icons.resolve(text) is None:
                 return Problem(
                     ref, f"unknown icon {text!r}: use an OpenMoji hexcode like 1F9E6 or the emoji"
                 )
-            return SourceText(code, ref)
         elif kind == "art":
             return self.art(text, ref)
         return cell if isinstance(cell, SourceText) else SourceText(text, ref)
