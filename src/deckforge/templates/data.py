@@ -21,6 +21,7 @@ from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
+from deckforge.templates.colours import BASIC, cmyk_problem, is_cmyk
 from deckforge.templates.compile import KINDS
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -62,7 +63,7 @@ class _Values:
         self.root = root
         self.palette = set(palette)
         self.own = tuple(own)
-        self.names = {name.lower() for name in (*self.palette, *self.own)}
+        self.names = {name.lower() for name in (*self.palette, *self.own, *BASIC)}
 
     def value(self, cell: object, kind: str) -> object:
         """A cell as the kind of value a template needs, or the problem with it."""
@@ -73,7 +74,11 @@ class _Values:
             except ValueError:
                 return Problem(ref, f"{text!r} is not a number")
         elif kind == "colour":
-            if not _HEX.match(text) and text.lower() not in self.names:
+            if is_cmyk(text):
+                wrong = cmyk_problem(text)
+                if wrong is not None:
+                    return Problem(ref, f"{text!r} is not a colour: {wrong}")
+            elif not _HEX.match(text) and text.strip().lower() not in self.names:
                 return colour_problem(text, ref, self.own)
         elif kind == "icon":
             # Checked here, resolved where it is drawn: a text binding the same field
