@@ -136,3 +136,12 @@ def test_data_cells_give_inks_and_colour_names(tmp_path):
     laid, problems = stream_cards(good.rows, lib, context(), "t", None, data=good).whole()
     assert problems == []
     assert [flat(card.face)[0].fill for card in laid] == [BLACK, WHITE, Inks(*RICH)]
+
+
+def test_the_references_example_of_icons_and_inks_is_the_one_drawn_for_the_goldens():
+    from deckforge.authoring import template_docs
+    from golden_pages import FEATURES_SOURCE
+
+    template = (FEATURES_SOURCE / "templates" / "mark.yaml").read_text(encoding="utf-8")
+    assert template_docs.MARKS == template
+    assert template_docs.MARKS_CSV == (FEATURES_SOURCE / "marks.csv").read_text(encoding="utf-8")
