@@ -97,6 +97,7 @@ elements:
   - {name: c, type: rect, fill: "cmyk(-5, 0, 0, 0)"}
   - {name: d, type: rect, fill: "cmyk(0, 0, zero, 0)"}
   - {name: e, type: rect, fill: rich}
+  - {name: f, type: rect, fill: "mix(cmyk(0, 100, 0, 0), #FF0000, 0.5)"}
 """,
     )
     assert found == [
@@ -110,6 +111,8 @@ elements:
         f"{WHERE}:9:33: elements[3].fill: cmyk() takes numbers from 0 to 100, not 'zero'",
         f"{WHERE}:10:33: elements[4].fill: in the colour 'rich': cmyk() inks are from 0 to "
         "100 (per cent); 140 is not",
+        f"{WHERE}:11:33: elements[5].fill: mix() of inks, cmyk(0, 100, 0, 0), and an RGB "
+        "colour, #FF0000: give both as cmyk(), or both in RGB",
     ]
 
 
@@ -145,3 +148,10 @@ def test_the_references_example_of_icons_and_inks_is_the_one_drawn_for_the_golde
     template = (FEATURES_SOURCE / "templates" / "mark.yaml").read_text(encoding="utf-8")
     assert template_docs.MARKS == template
     assert template_docs.MARKS_CSV == (FEATURES_SOURCE / "marks.csv").read_text(encoding="utf-8")
+
+
+def test_inks_mixed_with_white_are_a_tint_of_the_inks(tmp_path):
+    from test_templates import one as one_card
+
+    body = "elements:\n  - {name: a, type: rect, fill: 'mix(cmyk(60, 40, 40, 100), white, 0.5)'}\n"
+    assert one_card(tmp_path, body)[0].fill == Inks(0.3, 0.2, 0.2, 0.5)

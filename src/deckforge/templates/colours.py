@@ -43,6 +43,11 @@ class ColourError(ValueError):
     """A colour expression that cannot be read."""
 
 
+class _MixError(ColourError, BindError):
+    """Colours ``mix()`` cannot mix: at the template's key when both are written out, at
+    the card's data when one is bound."""
+
+
 class _TooDeep(ColourError):
     """Colours that name each other too deep: said whole, not once per colour on the way."""
 
@@ -236,7 +241,7 @@ class _Compiler:
                 raise ColourError(f"mix() takes an amount from 0 to 1, not {value!r}")
             self.expect(")")
             amount = float(value)
-            return _combine(lambda a, b: mix(a, b, amount), first, second)
+            return _combine(lambda a, b: _mix(a, b, amount), first, second)
         raise ColourError(f"unknown function '{name}' (colours have cmyk, mix and readable)")
 
     def inks(self) -> Inks:
@@ -261,6 +266,23 @@ class _Compiler:
         if wrong is not None:
             raise ColourError(f"cmyk() inks are from 0 to 100 (per cent); {wrong} is not")
         return Inks(*(round(float(v) / 100, 6) for v in values))
+
+
+def _mix(a: RGB, b: RGB, amount: float) -> RGB:
+    """``mix()``: inks with inks (or white, no ink) mix as inks; inks with another RGB
+    colour have no one meaning, and are refused."""
+    if isinstance(a, Inks) != isinstance(b, Inks) and WHITE not in (a, b):
+        inks, other = (a, b) if isinstance(a, Inks) else (b, a)
+        message = (
+            f"mix() of inks, {inks!r}, and an RGB colour, {_hex(other)}: give both as "
+            "cmyk(), or both in RGB"
+        )
+        raise _MixError(message)
+    return mix(a, b, amount)
+
+
+def _hex(rgb: RGB) -> str:
+    return "#" + "".join(f"{round(v * 255):02X}" for v in rgb)
 
 
 def _apply(function: Callable[[RGB], RGB], inner: Colour) -> Colour:
