@@ -36,8 +36,10 @@ def test_suits_and_game_symbols_are_drawn_in_the_symbol_face():
         assert faces == dict.fromkeys(SYMBOLS, symbol.name)
     fitted = fit.fit("A♠ 10♥ ★ ⚔ Draw", 200, 40, style, "en")
     assert [line.logical for line in fitted.lines] == ["A♠ 10♥ ★ ⚔ Draw"]
-    # The Latin face keeps every letter it has: only the symbols change face.
+    # The Latin face keeps every letter it has: only the symbols change face; emoji are
+    # left to OpenMoji's icons, though DejaVu Sans has some.
     assert lines.face_for("A", fonts.REGULAR) == fonts.face("latin").name
+    assert lines.face_for("😀", fonts.REGULAR) is None
 
 
 def test_a_character_no_font_draws_names_its_icon():
