@@ -48,9 +48,9 @@ test-quick: $(STAMP)
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the
 # preview in a headless Chromium, render CMYK pages to CMYK pixels with MuPDF (the soft
 # proofs' reference), make a shop's CMYK profile with Argyll, measure the press model
-# against FOGRA's data from icc-profiles-free and draw card suits in DejaVu Sans; install
-# what is missing where this machine can. pdf.js is unpacked into a cache folder, never
-# into the project.
+# against FOGRA's data from icc-profiles-free and draw card suits and game symbols in
+# DejaVu Sans (the symbol face, from fonts-dejavu-core); install what is missing where
+# this machine can. pdf.js is unpacked into a cache folder, never into the project.
 PDFJS_VERSION := 4.10.38
 PDFJS_DIR := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/deckforge-tests/pdfjs-dist-$(PDFJS_VERSION)
 

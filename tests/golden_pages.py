@@ -5,6 +5,7 @@ a page is rendered for them; shared by ``test_golden.py`` (which compares) and
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from PIL import Image
@@ -15,6 +16,10 @@ from deckforge.render.raster import rasterize
 GOLDEN = Path(__file__).parent / "golden"
 #: The goldens of the game 'deckforge new game' makes.
 NEW_GAME = GOLDEN / "new-game"
+#: The goldens of the edition of template features (tinted icons, inks, symbols), and
+#: its sources.
+FEATURES = GOLDEN / "features"
+FEATURES_SOURCE = Path(__file__).parent / "data" / "features"
 #: One card side per page is drawn larger than a sheet of nine.
 DPI = {"single": 50, "sheets": 30}
 
@@ -67,3 +72,14 @@ def build_new_game(root: Path) -> tuple[Path, list[dict]]:
     assert main([*args, "--profile", "printer", "--profile", "pnp-a4"]) == 0
     entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
     return out, [e for e in entries if e["kind"] == "cards"]
+
+
+def build_features(root: Path) -> tuple[Path, list[dict]]:
+    """The edition of template features (``tests/data/features``), built into ``root``
+    in the printer and printer-cmyk profiles: (output folder, its manifest entries)."""
+    shutil.copytree(FEATURES_SOURCE, root / "decks" / "features")
+    (root / "schemas").mkdir()
+    out = root / "build"
+    args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]
+    assert main([*args, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    return out, json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]

@@ -1,7 +1,8 @@
 """Write the golden renders again: ``make golden`` runs this after a change that is meant
-to change the look. It builds every shipped edition and the game 'deckforge new game'
-makes, renders the pinned pages into ``tests/golden/`` and removes the goldens of pages
-no longer built. Look at what changed (``git status``, the images) before committing."""
+to change the look. It builds every shipped edition, the game 'deckforge new game' makes
+and the edition of template features, renders the pinned pages into ``tests/golden/``
+and removes the goldens of pages no longer built. Look at what changed (``git status``,
+the images) before committing."""
 
 from __future__ import annotations
 
@@ -11,7 +12,17 @@ import tempfile
 from pathlib import Path
 
 from deckforge.cli import main
-from golden_pages import GOLDEN, NEW_GAME, build_new_game, files, golden_path, pages, render
+from golden_pages import (
+    FEATURES,
+    GOLDEN,
+    NEW_GAME,
+    build_features,
+    build_new_game,
+    files,
+    golden_path,
+    pages,
+    render,
+)
 
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 
@@ -38,6 +49,9 @@ def update() -> int:
         game = Path(scratch) / "new-game"
         game.mkdir()
         written |= _write(*build_new_game(game), NEW_GAME)
+        features = Path(scratch) / "features"
+        features.mkdir()
+        written |= _write(*build_features(features), FEATURES)
     for stale in set(GOLDEN.rglob("*.png")) - written:
         stale.unlink()
     return len(written)

@@ -14,6 +14,7 @@ from deckforge.render import pdf
 from deckforge.render.raster import rasterize
 from deckforge.templates import Context, Library, stream_cards
 from deckforge.templates.bind import shared_values
+from deckforge.units import mm
 
 PALETTE = {"ink": "#1D1D2C", "paper": "#FFFDF7", "accent": "#E4572E", "accent_dark": "#6B2A7A"}
 
@@ -74,3 +75,22 @@ def close(pixel, colour, tolerance: int = 24) -> bool:
     """Whether a pixel is near a colour ('#RRGGBB')."""
     want = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, want, strict=True))
+
+
+#: A poker card's trim in points, and the head of a one-template test deck.
+W, H = mm(63.5), mm(88.9)
+HEAD = "kind: template\nsize: poker\n"
+
+
+def one(tmp_path, body: str, cards=None, **kwargs):
+    """The ops of the first card of a one-template deck (problems must be none)."""
+    lib = library(tmp_path, t=HEAD + body)
+    laid, problems = lay_out(lib, cards or [{"id": text("a")}], "t", **kwargs)
+    assert problems == []
+    return flat(laid[0].face)
+
+
+def problems_of(tmp_path, body: str, cards=None, head: str = HEAD, **templates):
+    lib = library(tmp_path, t=head + body, **templates)
+    _, problems = lay_out(lib, cards or [{"id": text("a")}], "t")
+    return [p.format() for p in problems]

@@ -20,7 +20,17 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from golden_pages import GOLDEN, NEW_GAME, build_new_game, files, golden_path, pages, render
+from golden_pages import (
+    FEATURES,
+    GOLDEN,
+    NEW_GAME,
+    build_features,
+    build_new_game,
+    files,
+    golden_path,
+    pages,
+    render,
+)
 
 MEAN_TOLERANCE = 0.5
 OUTLIER_LEVEL = 32
@@ -50,9 +60,17 @@ def new_game_built(tmp_path_factory) -> tuple[Path, list[dict]]:
     return build_new_game(tmp_path_factory.mktemp("new-game"))
 
 
-def test_every_golden_belongs_to_a_built_page(manifest, new_game_built):
+@pytest.fixture(scope="module")
+def features_built(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """The edition of template features (tinted icons, inks, symbols), built in the
+    printer and printer-cmyk profiles: (output folder, manifest entries)."""
+    return build_features(tmp_path_factory.mktemp("features"))
+
+
+def test_every_golden_belongs_to_a_built_page(manifest, new_game_built, features_built):
     expected = {golden_path(e, p) for e in manifest for p in pages(e)}
     expected |= {golden_path(e, p, NEW_GAME) for e in new_game_built[1] for p in pages(e)}
+    expected |= {golden_path(e, p, FEATURES) for e in features_built[1] for p in pages(e)}
     found = set(GOLDEN.rglob("*.png"))
     assert sorted(map(str, found - expected)) == [], "goldens of pages no longer built"
     assert sorted(map(str, expected - found)) == [], "pages without a golden: make golden"
@@ -65,6 +83,12 @@ def test_every_page_matches_its_golden(built, manifest):
 def test_the_cards_of_a_new_game_match_their_goldens(new_game_built):
     """The trivia and role cards 'deckforge new game' makes, as printed."""
     _match(*new_game_built, NEW_GAME)
+
+
+def test_the_template_features_match_their_goldens(features_built):
+    """A white OpenMoji sword on a black card, a rich black given as inks, the project's
+    SVG and an OpenMoji suit tinted, suits and symbols in the symbol face."""
+    _match(*features_built, FEATURES)
 
 
 def _match(built: Path, manifest: list[dict], folder: Path) -> None:

@@ -25,7 +25,9 @@ from reference import TOLERANCE, all_pages, crop_points, difference
 pytestmark = pytest.mark.engines
 
 SCHEMA = json.loads(
-    (Path(__file__).parents[1] / "data" / "tts-saved-object.schema.json").read_text(encoding="utf-8")
+    (Path(__file__).parents[1] / "data" / "tts-saved-object.schema.json").read_text(
+        encoding="utf-8"
+    )
 )
 DECKS = [
     ("guess-the-mess-en", "players", 8),

@@ -60,6 +60,8 @@ colours = st.sampled_from(
     ["ink", "paper", "accent", "black", "white", "#FF0000", "#GG0000", "{colour}", "{a.b}"]
     + ["mix(ink, white, 0.5)", "mix(ink, white, 2)", "readable(accent)", "nope", "mix(", "{"]
     + ["readable(" * 40 + "ink" + ")" * 40, "category", "on-category", "band"]
+    + ["cmyk(60, 40, 40, 100)", "cmyk(1, 2)", "cmyk(0, 0, 0, 101)", "cmyk(", "cmyk(a)"]
+    + ["mix(cmyk(0, 100, 0, 0), white, 0.5)", "mix(cmyk(0, 0, 0, 100), #FF0000, 0.5)"]
 )
 texts = st.sampled_from(
     ["{name}", "**{name}", "{name}**", "*x* :sword: {icon:1F5E1}", ":nope:", "{icon:zz}"]
@@ -99,7 +101,7 @@ def _key_values(key: str):
         kind = st.just(schema["const"])
     elif schema.get("type") == "boolean":
         kind = st.booleans()
-    elif key in ("fill", "stroke", "colour"):
+    elif key in ("fill", "stroke", "colour", "tint"):
         kind = colours
     elif key in ("text", "symbol", "icon", "image", "style", "font"):
         kind = texts

@@ -25,27 +25,21 @@ from deckforge.drawing.ops import (
 from deckforge.model import Art
 from deckforge.templates.load import SHIPPED, read
 from deckforge.units import mm
-from templates_support import close, flat, lay_out, library, render, text
+from templates_support import (
+    HEAD,
+    H,
+    W,
+    close,
+    flat,
+    lay_out,
+    library,
+    one,
+    problems_of,
+    render,
+    text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-
-W, H = mm(63.5), mm(88.9)
-HEAD = "kind: template\nsize: poker\n"
-
-
-def one(tmp_path, body: str, cards=None, **kwargs):
-    """The ops of the first card of a one-template deck (problems must be none)."""
-    lib = library(tmp_path, t=HEAD + body)
-    laid, problems = lay_out(lib, cards or [{"id": text("a")}], "t", **kwargs)
-    assert problems == []
-    return flat(laid[0].face)
-
-
-def problems_of(tmp_path, body: str, cards=None, head: str = HEAD, **templates):
-    lib = library(tmp_path, t=head + body, **templates)
-    _, problems = lay_out(lib, cards or [{"id": text("a")}], "t")
-    return [p.format() for p in problems]
-
 
 # --- elements ---------------------------------------------------------------------------
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from deckforge.templates.lengths import Box, LengthError, length
-from templates_support import context, lay_out, library, text
-from test_templates import HEAD, problems_of
+from templates_support import HEAD, context, lay_out, library, problems_of, text
 
 WHERE = "decks/test/templates/t.yaml"
 #: A number too large for any length (written out, as the grammar reads numbers).

@@ -159,3 +159,23 @@ def test_a_field_of_a_value_is_not_a_field_of_the_data(tmp_path):
         "decks/test/templates/t.yaml:6:36: elements[1].text: '{note.text}': the field 'note' "
         "of cards.csv is a value, with no fields of its own; bind '{note}'"
     ]
+
+
+SUITED = """
+kind: template
+size: poker
+elements:
+  - {name: pip, type: icon, icon: "{suit}", x: 0, y: 0, size: 20pt}
+  - {name: index, type: text, text: "{rank}{suit}", from: safe, y: 50%, h: 20%}
+"""
+
+
+def test_a_field_drawn_as_an_icon_and_as_text_prints_as_written_in_the_text(tmp_path):
+    lib = library(tmp_path, t=SUITED)
+    data = _rows(_csv(tmp_path, "rank,suit\n2,♠\n"))
+    laid, problems = stream_cards(data.rows, lib, context(), "t", None, data=data).whole()
+    assert problems == []
+    ops = flat(laid[0].face)
+    assert [op.name for op in ops if hasattr(op, "name")] == ["2660"]
+    texts = [line.logical for op in ops if hasattr(op, "fitted") for line in op.fitted.lines]
+    assert texts == ["2♠"]

@@ -144,3 +144,19 @@ def named(name: str) -> str | None:
     except KeyError:
         return None
     return resolve(char)
+
+
+def name_of(char: str) -> str | None:
+    """The name ``:name:`` draws the icon of a character by (``swords`` for ⚔,
+    ``black_spade_suit`` for ♠), or None where OpenMoji has no icon of it."""
+    code = resolve(char)
+    if code is None:
+        return None
+    for name, found in GAME_ICONS.items():
+        if found == code:
+            return name
+    try:
+        name = unicodedata.name(char.replace("\ufe0f", "")).lower().replace(" ", "_")
+    except (ValueError, TypeError):  # not one character, or one without a name
+        return None
+    return name if named(name) == code else None

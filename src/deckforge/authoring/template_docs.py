@@ -251,11 +251,72 @@ def _expressions() -> list[str]:
         "A deck of `kind: cards` whose `cards.csv` has only the columns `rank,suit` (`1,Spades`",
         "… `13,Clubs`) gets its corner index, court names and red suits from one template:",
         "maps turn the values into what is printed, comparisons choose what is drawn. (Noto",
-        "Sans has no card suits; the style names a font file of the project that has them.)",
+        "Sans has no card suits: they are drawn in DejaVu Sans where it is installed; the",
+        "style names a font file of the project that has them, so that it prints alike",
+        "everywhere.)",
         "",
         "```yaml",
         _PLAYING.rstrip(),
         "```",
+        "",
+    ]
+
+
+#: The template of the worked example of icons and inks (the golden renders' features
+#: edition draws it, tests/data/features).
+MARKS = """\
+kind: template
+size: poker
+colours:
+  # What the shop asks for large black areas, written as it is into CMYK files.
+  rich: "cmyk(60, 40, 40, 100)"
+elements:
+  - {name: ground, type: rect, bleed: true, fill: "{ground}"}
+  - {name: icon, type: icon, icon: "{icon}", tint: "{tint}", x: 15%, y: 12%, w: 70%, h: 45%}
+  - {name: crest, type: icon, icon: icons/spade.svg, tint: "cmyk(100, 60, 0, 20)", when: crest,
+     x: 5%, y: 5%, size: 12mm}
+  - {name: label, type: text, text: "{label}", from: safe, y: 70%, h: 20%, font_size: 20pt,
+     align: centre, colour: "readable({ground})"}
+"""
+#: The data the example draws.
+MARKS_CSV = """\
+label,ground,icon,tint,crest
+White sword,black,1F5E1,white,
+Rich black,rich,2694,"cmyk(0, 0, 0, 0)",
+A♠ ★ ⚔ ✦,white,2660,"cmyk(0, 100, 100, 0)",yes
+"""
+
+
+def _icons_and_inks() -> list[str]:
+    return [
+        "## Worked example: tinted icons, inks and symbols",
+        "",
+        "A deck of `kind: cards` whose `marks.csv` names each card's ground colour, icon and",
+        "tint. A data cell may give a colour as `#RRGGBB`, a name (`white`, `black`, the",
+        "edition's palette, the template's `colours`) or as inks, `cmyk(60, 40, 40, 100)`:",
+        "",
+        "```csv",
+        MARKS_CSV.rstrip(),
+        "```",
+        "",
+        "```yaml",
+        MARKS.rstrip(),
+        "```",
+        "",
+        "- `tint` draws everything an icon paints, fills and outlines alike, in one colour:",
+        "  its shape is kept as a silhouette, and what the icon leaves unpainted stays so,",
+        "  the card showing through. It works on OpenMoji icons and on the project's own",
+        "  SVG files (`icon: icons/spade.svg`, relative to the template and kept inside the",
+        "  project); pictures an SVG embeds are drawn as they are.",
+        "- `cmyk(c, m, y, k)` (each 0–100) is what a print shop asks for: `printer-cmyk`",
+        "  writes it unchanged as DeviceCMYK (`0.6 0.4 0.4 1 k`), never separated again nor",
+        "  cut to the ink limit (keep it within the shop's limit); RGB files draw what it",
+        "  prints as through the press profile. `mix()` of inks with inks or white mixes",
+        "  the inks, as a shop's tint does.",
+        "- Card suits and game symbols Noto Sans lacks (`♠♣♥♦★☆✦⚔`) are drawn in DejaVu",
+        "  Sans, from Debian's `fonts-dejavu-core` where it is installed. A character no",
+        "  font draws is an error that names the icon drawing it, such as",
+        "  `:black_spade_suit:`.",
         "",
     ]
 
@@ -273,6 +334,7 @@ def reference() -> str:
     out += _elements(defs)
     out += _example()
     out += _expressions()
+    out += _icons_and_inks()
     return "\n".join(out)
 
 

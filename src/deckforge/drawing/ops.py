@@ -37,8 +37,46 @@ def inks(palette) -> tuple[RGB, RGB, RGB, RGB]:
     )
 
 
+class Inks(tuple):
+    """A colour given as printing inks, ``cmyk(c, m, y, k)``: its ``inks`` (0–1) are
+    written unchanged into CMYK files; RGB files draw what they print as through the
+    press profile. As an RGB triple it is the inks' plain complement, which only mixing
+    and choosing a readable ink look at. Equal only to the same inks."""
+
+    inks: tuple[float, float, float, float]
+
+    def __new__(cls, c: float, m: float, y: float, k: float) -> Inks:
+        made = super().__new__(cls, ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)))
+        made.inks = (c, m, y, k)
+        return made
+
+    def __getnewargs__(self) -> tuple[float, float, float, float]:  # type: ignore[override]
+        return self.inks
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Inks) and self.inks == other.inks
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("cmyk", self.inks))
+
+    def __repr__(self) -> str:
+        return f"cmyk({', '.join(f'{v * 100:g}' for v in self.inks)})"
+
+
+#: No ink: white paper, as inks (what white mixes with inks as).
+NO_INK = Inks(0.0, 0.0, 0.0, 0.0)
+
+
 def mix(colour: RGB, other: RGB, amount: float) -> RGB:
-    """``colour`` moved ``amount`` (0..1) of the way towards ``other``."""
+    """``colour`` moved ``amount`` (0..1) of the way towards ``other``; between inks
+    (white is no ink), the inks themselves, as a print shop's tint is."""
+    first, second = (NO_INK if c == WHITE else c for c in (colour, other))
+    if isinstance(first, Inks) and isinstance(second, Inks) and Inks in (type(colour), type(other)):
+        a, b = first.inks, second.inks
+        return Inks(*(round(x + (y - x) * amount, 6) for x, y in zip(a, b, strict=True)))
     return tuple(a + (b - a) * amount for a, b in zip(colour, other, strict=True))  # type: ignore[return-value]
 
 
@@ -206,13 +244,15 @@ class Fitted(Protocol):
 
 @record(frozen=True, slots=True)
 class Icon:
-    """A named picture drawn into a box, keeping its aspect ratio."""
+    """A named picture drawn into a box, keeping its aspect ratio; ``tint`` recolours
+    everything it paints to one colour."""
 
     name: str
     x: float
     y: float
     w: float
     h: float
+    tint: RGB | None = None
 
 
 @record(frozen=True, slots=True)
@@ -228,6 +268,8 @@ class Picture:
     h: float
     cover: bool = True
     round: bool = False
+    #: One colour everything an SVG paints is drawn in (its shape kept); None: its own.
+    tint: RGB | None = None
 
 
 @record(frozen=True, slots=True)

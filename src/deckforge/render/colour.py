@@ -299,6 +299,16 @@ def _limit_image(image: Image.Image, limit: float) -> Image.Image:
     return Image.frombytes("CMYK", image.size, inks.astype(np.uint8).tobytes())
 
 
+@lru_cache(maxsize=1024)
+def printed(inks: CMYK, intent: OutputIntent | None = None, ink_limit: float = 240.0) -> RGB:
+    """What inks print as, in sRGB (0–1) through the output profile (FOGRA39's model
+    unless named): how an RGB file draws a colour given as inks."""
+    from deckforge.profiles import OutputIntent
+
+    made = converter(intent or OutputIntent(), ink_limit).printed_rgb(inks)
+    return tuple(v / 255 for v in made)  # type: ignore[return-value]
+
+
 def converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK) -> Converter:
     """The converter of one output intent, ink limit and rich black, made once per
     process (whether the rich black is named or left to its default)."""

@@ -6,7 +6,10 @@ A colour is a hex value, a name (the edition's palette ``ink``, ``paper``, ``acc
 card's field (whose value is a hex value, a palette colour, or one of the template's own
 colours that binds nothing: a category's name picks its colour), or a function of
 colours: ``mix(a, b, amount)`` moves ``a`` that share of the way to ``b``; ``readable(a)``
-is the ink that reads on ``a`` (dark on light colours, white on dark ones). Expressions
+is the ink that reads on ``a`` (dark on light colours, white on dark ones). ``cmyk(c, m,
+y, k)`` gives the inks (0–100 each) a print shop asks for, written unchanged into CMYK
+files (:class:`~deckforge.drawing.ops.Inks`); a card's data may give one too, and the
+names ``white`` and ``black``. Expressions
 are parsed once per template; those that bind no card field are worked out then, the
 rest once per distinct bound value. A colour may name another that names another, at
 most :data:`MAX_DEPTH` deep, and functions nest as deep.
@@ -18,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from deckforge.drawing.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
+from deckforge.drawing.ops import BLACK, RGB, WHITE, Inks, hex_colour, mix, readable_on
 from deckforge.errors import close_matches
 from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
@@ -26,7 +29,7 @@ from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
 BASIC = {"white": WHITE, "black": BLACK}
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _TOKEN = re.compile(
-    r"\s*(?:(?P<hex>#[0-9A-Za-z]*)|(?P<field>\{[^{}]*\})|(?P<number>\d+(?:\.\d*)?|\.\d+)"
+    r"\s*(?:(?P<hex>#[0-9A-Za-z]*)|(?P<field>\{[^{}]*\})|(?P<number>-?(?:\d+(?:\.\d*)?|\.\d+))"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|(?P<op>[(),]))"
 )
 
@@ -38,6 +41,11 @@ MAX_DEPTH = 32
 
 class ColourError(ValueError):
     """A colour expression that cannot be read."""
+
+
+class _MixError(ColourError, BindError):
+    """Colours ``mix()`` cannot mix: at the template's key when both are written out, at
+    the card's data when one is bound."""
 
 
 class _TooDeep(ColourError):
@@ -63,13 +71,36 @@ def _const(rgb: RGB) -> Colour:
 
 @lru_cache(maxsize=4096)
 def data_colour(value: str, palette: tuple[tuple[str, RGB], ...]) -> RGB:
-    """A colour as a card's data gives it: ``#RRGGBB`` or a palette name."""
+    """A colour as a card's data gives it: ``#RRGGBB``, a palette name, ``white``,
+    ``black`` or ``cmyk(c, m, y, k)``."""
     if _HEX.match(value):
         return hex_colour(value)
     for name, rgb in palette:
         if name == value:
             return rgb
+    basic = BASIC.get(value.strip().lower())
+    if basic is not None:
+        return basic
+    if is_cmyk(value):
+        try:
+            return _Compiler({}, {}, {}).compile(value).of(None)  # type: ignore[arg-type]
+        except ColourError as exc:
+            raise BindError(str(exc)) from None
     raise BindError(f"'{value}' is not a colour: use #RRGGBB, like '#E4572E'")
+
+
+def is_cmyk(value: str) -> bool:
+    """Whether a value is written as inks, ``cmyk(…)`` (right or wrong)."""
+    return value.lstrip().lower().startswith("cmyk(")
+
+
+def cmyk_problem(value: str) -> str | None:
+    """What is wrong with inks a card's data gives, ``cmyk(…)``; None when they are right."""
+    try:
+        _Compiler({}, {}, {}).compile(value)
+    except ColourError as exc:
+        return str(exc)
+    return None
 
 
 class _Compiler:
@@ -198,6 +229,8 @@ class _Compiler:
             inner = self.expression()
             self.expect(")")
             return _apply(readable_on, inner)
+        if name == "cmyk":
+            return _const(self.inks())
         if name == "mix":
             first = self.expression()
             self.expect(",")
@@ -208,8 +241,48 @@ class _Compiler:
                 raise ColourError(f"mix() takes an amount from 0 to 1, not {value!r}")
             self.expect(")")
             amount = float(value)
-            return _combine(lambda a, b: mix(a, b, amount), first, second)
-        raise ColourError(f"unknown function '{name}' (colours have mix and readable)")
+            return _combine(lambda a, b: _mix(a, b, amount), first, second)
+        raise ColourError(f"unknown function '{name}' (colours have cmyk, mix and readable)")
+
+    def inks(self) -> Inks:
+        """The four numbers of ``cmyk(c, m, y, k)``, after its ``(``: each 0–100."""
+        values: list[str] = []
+        while True:
+            kind, value = self.next()
+            if kind != "number":
+                raise ColourError(f"cmyk() takes numbers from 0 to 100, not {value!r}")
+            values.append(value)
+            kind, value = self.next()
+            if value == ")":
+                break
+            if value != ",":
+                raise ColourError(f"expected ',' or ')', found {value!r}")
+        if len(values) != 4:
+            raise ColourError(
+                f"cmyk() takes four inks, cyan, magenta, yellow and black, from 0 to 100; "
+                f"found {len(values)}: cmyk({', '.join(values)})"
+            )
+        wrong = next((v for v in values if not 0 <= float(v) <= 100), None)
+        if wrong is not None:
+            raise ColourError(f"cmyk() inks are from 0 to 100 (per cent); {wrong} is not")
+        return Inks(*(round(float(v) / 100, 6) for v in values))
+
+
+def _mix(a: RGB, b: RGB, amount: float) -> RGB:
+    """``mix()``: inks with inks (or white, no ink) mix as inks; inks with another RGB
+    colour have no one meaning, and are refused."""
+    if isinstance(a, Inks) != isinstance(b, Inks) and WHITE not in (a, b):
+        inks, other = (a, b) if isinstance(a, Inks) else (b, a)
+        message = (
+            f"mix() of inks, {inks!r}, and an RGB colour, {_hex(other)}: give both as "
+            "cmyk(), or both in RGB"
+        )
+        raise _MixError(message)
+    return mix(a, b, amount)
+
+
+def _hex(rgb: RGB) -> str:
+    return "#" + "".join(f"{round(v * 255):02X}" for v in rgb)
 
 
 def _apply(function: Callable[[RGB], RGB], inner: Colour) -> Colour:

@@ -6,7 +6,7 @@ list of cards in YAML: :class:`~deckforge.kinds.Rows`) are checked against that 
 anything is drawn: a field a template binds that the data does not name is an error
 naming both places, and each value that cannot be what it must be is an error at its
 cell. What passes becomes the rows the engine draws: mappings of field name to
-:class:`~deckforge.model.Text` (icons as their hexcodes) or :class:`~deckforge.model.Art`.
+:class:`~deckforge.model.Text` (icons as written) or :class:`~deckforge.model.Art`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
+from deckforge.templates.colours import BASIC, cmyk_problem, is_cmyk
 from deckforge.templates.compile import KINDS
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -62,7 +63,7 @@ class _Values:
         self.root = root
         self.palette = set(palette)
         self.own = tuple(own)
-        self.names = {name.lower() for name in (*self.palette, *self.own)}
+        self.names = {name.lower() for name in (*self.palette, *self.own, *BASIC)}
 
     def value(self, cell: object, kind: str) -> object:
         """A cell as the kind of value a template needs, or the problem with it."""
@@ -73,15 +74,19 @@ class _Values:
             except ValueError:
                 return Problem(ref, f"{text!r} is not a number")
         elif kind == "colour":
-            if not _HEX.match(text) and text.lower() not in self.names:
+            if is_cmyk(text):
+                wrong = cmyk_problem(text)
+                if wrong is not None:
+                    return Problem(ref, f"{text!r} is not a colour: {wrong}")
+            elif not _HEX.match(text) and text.strip().lower() not in self.names:
                 return colour_problem(text, ref, self.own)
         elif kind == "icon":
-            code = icons.resolve(text)
-            if code is None:
+            # Checked here, resolved where it is drawn: a text binding the same field
+            # prints it as written, not as its hexcode.
+            if icons.resolve(text) is None:
                 return Problem(
                     ref, f"unknown icon {text!r}: use an OpenMoji hexcode like 1F9E6 or the emoji"
                 )
-            return SourceText(code, ref)
         elif kind == "art":
             return self.art(text, ref)
         return cell if isinstance(cell, SourceText) else SourceText(text, ref)

@@ -38,8 +38,10 @@ def _definitions() -> dict:
         },
         "colour": {
             "description": "A colour: '#E4572E', a palette colour (ink, paper, accent, "
-            "accent_dark), white, black, a colour of the template, a binding like "
-            "'{category.colour}', mix(a, b, 0.5) or readable(a).",
+            "accent_dark), white, black, a colour of the template, inks as a print shop "
+            "gives them, 'cmyk(60, 40, 40, 100)' (each 0–100; written unchanged into CMYK "
+            "files), a binding like '{category.colour}' (whose data may give any of "
+            "these), mix(a, b, 0.5) or readable(a).",
             "type": "string",
             "minLength": 1,
             "maxLength": 200,

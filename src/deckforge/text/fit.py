@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from deckforge.art import icons
 from deckforge.records import record
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
@@ -108,13 +109,28 @@ def _neutral(ch: str) -> bool:
     return ch.isspace() or ch in ".,:;!?-–—()[]«»،؛؟'\"/"
 
 
+def undrawable(ch: str) -> FitError:
+    """The error of a character no font draws: where OpenMoji has its icon, the name
+    that draws it; where the symbol face is not installed, what to install."""
+    message = f"no font can draw the character {ch!r} (U+{ord(ch):04X})"
+    name = icons.name_of(ch)
+    if name is not None:
+        message += f"; its icon is drawn by ':{name}:'"
+    if fonts.symbol_face(fonts.REGULAR) is None:
+        message += (
+            f"; card suits and game symbols are drawn in DejaVu Sans, not installed here "
+            f"(install Debian's {fonts.SYMBOL_PACKAGE})"
+        )
+    return FitError(message)
+
+
 def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:
     """Split visual text into (text, face name) runs; neutral characters join a neighbour."""
     runs: list[list[str]] = []
     for ch in visual:
         font = _font_for(ch, weight)
         if font is None:
-            raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
+            raise undrawable(ch)
         if runs and (runs[-1][1] == font or (_neutral(ch) and ord(ch) in _coverage(runs[-1][1]))):
             runs[-1][0] += ch
         else:
@@ -151,7 +167,7 @@ def check_glyphs(text: str, weight: str) -> None:
     for ch in text:
         if ch not in INVISIBLE and not ch.isspace():
             if _font_for(ch, weight) is None:
-                raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
+                raise undrawable(ch)
 
 
 def _breaks(words: list[str], widths: list[float], spaces: list[float], width: float):
@@ -277,7 +293,7 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
                 if _font_for(ch, _style_of(weight, bits)) is None:
-                    raise FitError(f"no font can draw the character {ch!r} (U+{ord(ch):04X})")
+                    raise undrawable(ch)
 
 
 @lru_cache(maxsize=1024)

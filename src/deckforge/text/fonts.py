@@ -324,6 +324,35 @@ def face(family: str, weight: str | None = None) -> FontFace:
     return made
 
 
+#: The faces that draw the card suits and game symbols (♠♣♥♦★☆✦⚔) the Noto faces lack,
+#: by weight: DejaVu Sans, from Debian's fonts-dejavu-core. No font package pip reaches
+#: carries such a font and is kept up; where the files are absent, text holding these
+#: characters is refused with a message that says what to install.
+SYMBOL_FILES = {
+    REGULAR: Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    BOLD: Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+}
+#: What to install for :data:`SYMBOL_FILES`, said where a symbol cannot be drawn.
+SYMBOL_PACKAGE = "fonts-dejavu-core"
+#: The blocks the symbol face draws: arrows, technical symbols, geometric shapes,
+#: miscellaneous symbols (suits, chess, dice), dingbats, and symbols and arrows. Emoji
+#: are left to OpenMoji's icons, which the refusal of one names.
+SYMBOL_BLOCKS = ((0x2190, 0x21FF), (0x2300, 0x23FF), (0x25A0, 0x27BF), (0x2B00, 0x2BFF))
+
+
+@cache
+def symbol_face(style: str) -> FontFace | None:
+    """The symbol fallback face of a style's weight (:data:`SYMBOL_FILES`, italics
+    upright), registered on first use, covering :data:`SYMBOL_BLOCKS` only; None where
+    its file is not installed."""
+    path = SYMBOL_FILES[BOLD if style in (BOLD, BOLD_ITALIC) else REGULAR]
+    if not path.is_file():
+        return None
+    face = _FILE_FACES[register_file(path)][0]
+    drawn = frozenset(c for c in face.coverage if any(a <= c <= b for a, b in SYMBOL_BLOCKS))
+    return FontFace(face.name, face.path, drawn)
+
+
 def coverage(font_name: str) -> frozenset[int]:
     """The code points a face made by :func:`face` can draw (none for another name)."""
     made = _FACES.get(font_name)

@@ -135,13 +135,16 @@ def _between_words(glyphs, index: int) -> bool:
 def face_for(ch: str, style: str) -> str | None:
     """The face that draws a character in a style: the Arabic face for Arabic script,
     the Latin face first for the rest; an italic face lacking it gives way to the upright
-    face of its weight."""
+    face of its weight, and a symbol neither has (♠) to the symbol face of its weight."""
     families = ("arabic", "latin") if lineface.is_arabic_script(ord(ch)) else ("latin", "arabic")
     for each in dict.fromkeys((style, fonts.upright(style))):
         for family in families:
             face = fonts.face(family, each)
             if ord(ch) in face.coverage:
                 return face.name
+    symbols = fonts.symbol_face(style)
+    if symbols is not None and ord(ch) in symbols.coverage:
+        return symbols.name
     return None
 
 

@@ -68,7 +68,9 @@ def _render(document: Document, path: Path) -> None:
     if standard is not None:
         spaces = _declare(canvas, document, standard, intent)
     tagged = _is_tagged(document) if document.tagged is None else document.tagged
-    painter = Painter(canvas, converter, spaces, tagged=tagged)
+    painter = Painter(
+        canvas, converter, spaces, tagged=tagged, intent=intent, ink_limit=document.ink_limit
+    )
     for page in chain((first,), pages):
         painter.page(page)
     if painter.structure is not None:

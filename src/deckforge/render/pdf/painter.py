@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from functools import lru_cache
-from pathlib import Path
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.art import icons, images
 from deckforge.drawing.ops import (
     Circle,
     Ellipse,
     Face,
     Icon,
+    Inks,
     Line,
     Page,
     Picture,
@@ -34,52 +31,20 @@ from deckforge.drawing.ops import (
     Transform,
     Use,
 )
+from deckforge.render import colour
 from deckforge.render.colour import Converter, is_area
-from deckforge.render.pdf import icon_cache
+from deckforge.render.pdf.pictures import Pictures
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
 from deckforge.rl import pdf as adapter
-from deckforge.text import fonts
-
-
-@lru_cache(maxsize=64)
-def _cmyk_art(path: str, converter: Converter) -> ImageReader:
-    from PIL import Image
-
-    with Image.open(path) as image:
-        return ImageReader(converter.image(image))
-
-
-@lru_cache(maxsize=1024)
-def _icon_drawing(code: str, converter: Converter | None):
-    return icons.drawing(code) if converter is None else converter.drawing(icons.drawing(code))
-
-
-@lru_cache(maxsize=256)
-def _svg(path: str):
-    """User SVG art as checked (:func:`deckforge.art.images.svg_drawing`), its text set
-    in deckforge's own embedded face."""
-    import copy
-
-    from reportlab.graphics.shapes import String
-
-    drawing = copy.deepcopy(images.svg_drawing(Path(path)))
-    face = fonts.face("latin").name
-    stack = [drawing]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, String):
-            node.fontName = face
-        stack.extend(getattr(node, "contents", None) or ())
-    return drawing
 
 
 def _form_name(key: str) -> str:
     return "F" + "".join(ch if ch.isalnum() else "_" for ch in key)
 
 
-class Painter:
+class Painter(Pictures):
     """Draws pages onto a ReportLab canvas, in RGB or (given a converter) in CMYK;
     ``spaces`` (colour spaces by name, e.g. /DefaultRGB) join every resource dictionary.
     A ``tagged`` document's pages are marked for its structure tree."""
@@ -90,8 +55,13 @@ class Painter:
         converter: Converter | None = None,
         spaces: dict | None = None,
         tagged: bool = False,
+        intent=None,
+        ink_limit: float = 240.0,
     ):
         self.c = canvas
+        #: The printing condition and ink limit colours given as inks print under: what
+        #: an RGB file draws them as.
+        self.intent, self.ink_limit = intent, ink_limit
         #: The marked content and structure tree of a tagged document.
         self.structure = Structure() if tagged else None
         #: The placement being drawn (its texts outside its area are left out), and
@@ -141,14 +111,18 @@ class Painter:
 
     def colour(self, rgb, stroke: bool = False, area: bool = False) -> str:
         """The operator setting a fill (or stroke) colour, in the file's colour space (a
-        large ``area``'s black as the rich black)."""
-        key = (tuple(rgb), stroke, area)
+        large ``area``'s black as the rich black). Inks (``cmyk()``) are written as they
+        are in CMYK, never separated again; in RGB, as what they print as."""
+        given = rgb.inks if isinstance(rgb, Inks) else None
+        key = (given or tuple(rgb), stroke, area)
         code = self.colours.get(key)
         if code is None:
             if self.converter is not None:
-                inks = self.converter.inks(tuple(rgb), area)
+                inks = given or self.converter.inks(tuple(rgb), area)
                 code = fp_str(*inks) + (" K" if stroke else " k")
             else:
+                if given is not None:
+                    rgb = colour.printed(given, self.intent, self.ink_limit)
                 code = fp_str(*rgb) + (" RG" if stroke else " rg")
             self.colours[key] = code
         return code
@@ -280,108 +254,6 @@ class Painter:
         for icon in op.inline_icons():
             self.icon(icon)
 
-    def icon_form(self, code: str) -> tuple[str, float, float]:
-        """The form XObject of an icon (defined on first use) and its natural size."""
-        key = (code, self.colour_key)
-        form = f"I{code.replace('-', '_')}"
-        size = self.sizes.get(form)
-        if size is not None:  # defined in this file already
-            return form, *size
-        cached = icon_cache.fetch(key)
-        self.forms.add(form)
-        if cached is not None:
-            width, height, operators = cached
-            with self.defining(form, (0, 0, width, height)):
-                self.code.extend(operators)
-        else:
-            try:
-                width, height, made = self.make_icon(form, code)
-            except BaseException:
-                icon_cache.remember(key, None)  # a worker waiting for it makes it itself
-                raise
-            # Plain paths and colours only: operators that name resources of this file
-            # (graphics states, fonts, images) cannot be carried to another.
-            keep = icon_cache.only_drawing(made)
-            icon_cache.remember(key, (width, height, made) if keep else None)
-        self.sizes[form] = (width, height)
-        return form, width, height
-
-    def make_icon(self, form: str, code: str) -> tuple[float, float, tuple[str, ...]]:
-        """Draw an icon from its SVG (through svglib if :mod:`.icon_ops` does not draw it)
-        into its form; its size and the operators drawn."""
-        # Imported by the first icon drawn (most come from the cache): cards without
-        # icons start without the SVG reader.
-        from deckforge.render.pdf import icon_ops
-
-        made = icon_ops.made(code, self.converter)
-        if made is None:
-            drawing = _icon_drawing(code, self.converter)
-            with self.defining(form, (0, 0, drawing.width, drawing.height)):
-                start = len(self.code)
-                self.drawing(drawing)
-                return drawing.width, drawing.height, tuple(self.code[start:])
-        with self.defining(form, (0, 0, made[0], made[1])):
-            self.code.extend(made[2])
-        return made
-
-    def icon(self, op: Icon) -> None:
-        form, w, h = self.icon_form(op.name)
-        scale = min(op.w / w, op.h / h)
-        x, y = op.x + (op.w - w * scale) / 2, op.y + (op.h - h * scale) / 2
-        self.code.append(f"q {fp_str(scale, 0, 0, scale, x, y)} cm")
-        self.do_form(form)
-        self.code.append("Q")
-
-    def picture(self, op: Picture) -> None:
-        """User art scaled (never stretched) to cover or fit its box, clipped to it."""
-        c = self.c
-        if op.kind == "svg":
-            drawing = _svg(op.path)
-            if self.converter is not None:
-                drawing = self.converter.drawing(drawing)
-            nat_w, nat_h = drawing.width, drawing.height
-        else:
-            if self.converter is not None:
-                image = _cmyk_art(op.path, self.converter)
-            else:
-                image = ImageReader(op.path)
-            nat_w, nat_h = image.getSize()
-        scale = (max if op.cover else min)(op.w / nat_w, op.h / nat_h)
-        w, h = nat_w * scale, nat_h * scale
-        x, y = op.x + (op.w - w) / 2, op.y + (op.h - h) / 2
-        c.saveState()
-        path = c.beginPath()
-        if op.round:
-            path.circle(op.x + op.w / 2, op.y + op.h / 2, min(op.w, op.h) / 2)
-        else:
-            path.rect(op.x, op.y, op.w, op.h)
-        c.clipPath(path, stroke=0, fill=0)
-        if op.kind == "svg":
-            c.translate(x, y)
-            c.scale(scale, scale)
-            self.drawing(drawing)
-        else:
-            # ReportLab stores an image once per file however often it is drawn; an
-            # image with transparency keeps it only in RGB files (PDF/X-1a has none).
-            mask = None if self.converter is not None else "auto"
-            c.drawImage(image if self.converter is not None else op.path, x, y, w, h, mask=mask)
-        c.restoreState()
-
-    def drawing(self, drawing) -> None:
-        # ReportLab's drawing renderer starts every drawing in Helvetica and RGB black,
-        # which would put an unembedded font (and RGB in a CMYK file) in the output;
-        # start it in our embedded face, and in CMYK black for CMYK files.
-        # Imported here: ReportLab's graphics import its whole page-layout library, a
-        # tenth of a second that builds drawing only cached icons do not need.
-        from reportlab.lib.colors import CMYKColor
-
-        changes = {"fontName": self.drawing_font or fonts.face("latin").name}
-        if self.converter is not None:
-            changes["fillColor"] = changes["strokeColor"] = CMYKColor(0, 0, 0, 1)
-        with adapter.drawing_defaults(changes):
-            # Pictures in SVG art keep their transparency only in RGB files.
-            adapter.draw_drawing(drawing, self.c, None if self.converter else "auto")
-
     def form(self, face: Face) -> str:
         """The form XObject of a keyed face, defined the first time it is used."""
         form = self.form_names.get(face.key)
@@ -404,7 +276,7 @@ class Painter:
         also inside transformed groups."""
         for op in ops:
             if isinstance(op, Icon):
-                self.icon_form(op.name)
+                self.icon_form(op.name, op.tint)
             elif isinstance(op, Use):
                 self.form(op.face)
             elif isinstance(op, Transform):
