@@ -13,29 +13,29 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 
 from reportlab.lib.rl_accel import fp_str
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.art import icons, images
+from deckforge.art import icons
 from deckforge.layout.ops import (
     Circle,
     Ellipse,
     Face,
     Icon,
+    Layer,
     Line,
     Page,
     Picture,
     Polygon,
     Rect,
+    Shadow,
     Text,
     Transform,
     Use,
 )
 from deckforge.render.colour import Converter, is_area
-from deckforge.render.pdf import icon_cache
+from deckforge.render.pdf import effects, flatten, icon_cache, pictures
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
 from deckforge.render.pdf.text import TextWriter
@@ -43,36 +43,9 @@ from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
 
 
-@lru_cache(maxsize=64)
-def _cmyk_art(path: str, converter: Converter) -> ImageReader:
-    from PIL import Image
-
-    with Image.open(path) as image:
-        return ImageReader(converter.image(image))
-
-
 @lru_cache(maxsize=1024)
 def _icon_drawing(code: str, converter: Converter | None):
     return icons.drawing(code) if converter is None else converter.drawing(icons.drawing(code))
-
-
-@lru_cache(maxsize=256)
-def _svg(path: str):
-    """User SVG art as checked (:func:`deckforge.art.images.svg_drawing`), its text set
-    in deckforge's own embedded face."""
-    import copy
-
-    from reportlab.graphics.shapes import String
-
-    drawing = copy.deepcopy(images.svg_drawing(Path(path)))
-    face = fonts.face("latin").name
-    stack = [drawing]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, String):
-            node.fontName = face
-        stack.extend(getattr(node, "contents", None) or ())
-    return drawing
 
 
 def _form_name(key: str) -> str:
@@ -138,6 +111,7 @@ class Painter:
             Picture: self.picture,
             Use: self.use,
         }
+        effects.install(self)
 
     def colour(self, rgb, stroke: bool = False, area: bool = False) -> str:
         """The operator setting a fill (or stroke) colour, in the file's colour space (a
@@ -334,38 +308,7 @@ class Painter:
 
     def picture(self, op: Picture) -> None:
         """User art scaled (never stretched) to cover or fit its box, clipped to it."""
-        c = self.c
-        if op.kind == "svg":
-            drawing = _svg(op.path)
-            if self.converter is not None:
-                drawing = self.converter.drawing(drawing)
-            nat_w, nat_h = drawing.width, drawing.height
-        else:
-            if self.converter is not None:
-                image = _cmyk_art(op.path, self.converter)
-            else:
-                image = ImageReader(op.path)
-            nat_w, nat_h = image.getSize()
-        scale = (max if op.cover else min)(op.w / nat_w, op.h / nat_h)
-        w, h = nat_w * scale, nat_h * scale
-        x, y = op.x + (op.w - w) / 2, op.y + (op.h - h) / 2
-        c.saveState()
-        path = c.beginPath()
-        if op.round:
-            path.circle(op.x + op.w / 2, op.y + op.h / 2, min(op.w, op.h) / 2)
-        else:
-            path.rect(op.x, op.y, op.w, op.h)
-        c.clipPath(path, stroke=0, fill=0)
-        if op.kind == "svg":
-            c.translate(x, y)
-            c.scale(scale, scale)
-            self.drawing(drawing)
-        else:
-            # ReportLab stores an image once per file however often it is drawn; an
-            # image with transparency keeps it only in RGB files (PDF/X-1a has none).
-            mask = None if self.converter is not None else "auto"
-            c.drawImage(image if self.converter is not None else op.path, x, y, w, h, mask=mask)
-        c.restoreState()
+        pictures.picture(self, op)
 
     def drawing(self, drawing) -> None:
         # ReportLab's drawing renderer starts every drawing in Helvetica and RGB black,
@@ -412,6 +355,8 @@ class Painter:
             elif isinstance(op, Text):
                 for icon in op.inline_icons():
                     self.icon_form(icon.name)
+            elif isinstance(op, (Layer, Shadow)):
+                effects.define_forms(self, op)
 
     @contextlib.contextmanager
     def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
@@ -429,7 +374,9 @@ class Painter:
 
     def face(self, face: Face) -> None:
         """A face's operations, or its form if it is keyed, at the current origin."""
-        if face.key is None:
+        if self.converter is not None and flatten.has_effects(self, face):
+            flatten.draw_face(self, face)
+        elif face.key is None:
             for op in face.ops:
                 self.op(op)
         else:
