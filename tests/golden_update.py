@@ -1,6 +1,6 @@
 """Write the golden renders again: ``make golden`` runs this after a change that is meant
 to change the look. It builds every shipped edition and the game 'deckforge new game'
-makes, renders the pinned pages into ``tests/golden/`` and removes the goldens of pages
+makes and the edition of templates' paint, renders the pinned pages into ``tests/golden/`` and removes the goldens of pages
 no longer built. Look at what changed (``git status``, the images) before committing."""
 
 from __future__ import annotations
@@ -11,7 +11,17 @@ import tempfile
 from pathlib import Path
 
 from deckforge.cli import main
-from golden_pages import GOLDEN, NEW_GAME, build_new_game, files, golden_path, pages, render
+from golden_pages import (
+    GOLDEN,
+    NEW_GAME,
+    PAINT,
+    build_new_game,
+    build_paint,
+    files,
+    golden_path,
+    pages,
+    render,
+)
 
 DECKS = Path(__file__).resolve().parents[1] / "decks"
 
@@ -38,6 +48,9 @@ def update() -> int:
         game = Path(scratch) / "new-game"
         game.mkdir()
         written |= _write(*build_new_game(game), NEW_GAME)
+        paint = Path(scratch) / "paint"
+        paint.mkdir()
+        written |= _write(*build_paint(paint), PAINT)
     for stale in set(GOLDEN.rglob("*.png")) - written:
         stale.unlink()
     return len(written)

@@ -20,7 +20,17 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from golden_pages import GOLDEN, NEW_GAME, build_new_game, files, golden_path, pages, render
+from golden_pages import (
+    GOLDEN,
+    NEW_GAME,
+    PAINT,
+    build_new_game,
+    build_paint,
+    files,
+    golden_path,
+    pages,
+    render,
+)
 
 MEAN_TOLERANCE = 0.5
 OUTLIER_LEVEL = 32
@@ -50,9 +60,16 @@ def new_game_built(tmp_path_factory) -> tuple[Path, list[dict]]:
     return build_new_game(tmp_path_factory.mktemp("new-game"))
 
 
-def test_every_golden_belongs_to_a_built_page(manifest, new_game_built):
+@pytest.fixture(scope="module")
+def paint_built(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """The edition of templates' paint, built for print shops (PDF/X-4 and PDF/X-1a)."""
+    return build_paint(tmp_path_factory.mktemp("paint"))
+
+
+def test_every_golden_belongs_to_a_built_page(manifest, new_game_built, paint_built):
     expected = {golden_path(e, p) for e in manifest for p in pages(e)}
     expected |= {golden_path(e, p, NEW_GAME) for e in new_game_built[1] for p in pages(e)}
+    expected |= {golden_path(e, p, PAINT) for e in paint_built[1] for p in pages(e)}
     found = set(GOLDEN.rglob("*.png"))
     assert sorted(map(str, found - expected)) == [], "goldens of pages no longer built"
     assert sorted(map(str, expected - found)) == [], "pages without a golden: make golden"
@@ -65,6 +82,13 @@ def test_every_page_matches_its_golden(built, manifest):
 def test_the_cards_of_a_new_game_match_their_goldens(new_game_built):
     """The trivia and role cards 'deckforge new game' makes, as printed."""
     _match(*new_game_built, NEW_GAME)
+
+
+def test_turned_translucent_and_shaded_cards_match_their_goldens(paint_built):
+    """A fan of three rounded cards turned -15°, 0° and 15°, the front one 80 % opaque
+    with a hard shadow, and a gradient sky with a radial sun and outlined, spaced text:
+    with live transparency (printer) and mixed into flat colours (printer-cmyk)."""
+    _match(*paint_built, PAINT)
 
 
 def _match(built: Path, manifest: list[dict], folder: Path) -> None:
