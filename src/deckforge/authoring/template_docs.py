@@ -260,6 +260,167 @@ def _expressions() -> list[str]:
     ]
 
 
+#: The fan of three cards the golden renders of paint draw (tests/data/paint).
+PAINT_FAN = """\
+kind: template
+size: poker
+elements:
+  - name: background
+    type: rect
+    bleed: true
+    fill: paper
+  - name: left
+    type: group
+    x: 22%
+    y: 28%
+    w: 56%
+    h: 50%
+    rotation: -15
+    pivot: bottom
+    elements:
+      - {name: left-card, type: rect, radius: 3mm, fill: "#3A7CA5"}
+      - {name: left-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
+  - name: middle
+    type: group
+    x: 22%
+    y: 28%
+    w: 56%
+    h: 50%
+    elements:
+      - {name: middle-card, type: rect, radius: 3mm, fill: "#F2C14E"}
+      - {name: middle-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
+  - name: front
+    type: group
+    x: 22%
+    y: 28%
+    w: 56%
+    h: 50%
+    rotation: 15
+    pivot: bottom
+    opacity: 0.8
+    shadow: {x: 1.5pt, y: 1.5pt, opacity: 0.35}
+    elements:
+      - {name: front-card, type: rect, radius: 3mm, fill: accent}
+      - {name: front-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
+  - name: title
+    type: text
+    x: 8%
+    y: 6%
+    w: 84%
+    h: 14%
+    text: "{title}"
+    font_size: 22pt
+    weight: bold
+    align: centre
+    colour: ink
+    stroke: ink
+    stroke_width: 0.4pt
+    letter_spacing: 3pt
+    shadow: {x: 1.2pt, y: 1.2pt, colour: accent, opacity: 0.5}
+"""
+
+#: The gradient sky those renders draw.
+PAINT_DAWN = """\
+kind: template
+size: poker
+elements:
+  - name: sky
+    type: rect
+    bleed: true
+    gradient:
+      angle: 90
+      stops:
+        - {offset: 0, colour: "#1B2D52"}
+        - {offset: 0.6, colour: "#E4572E"}
+        - {offset: 1, colour: "#F2C14E"}
+  - name: sun
+    type: circle
+    x: 20%
+    y: 45%
+    w: 60%
+    h: 40%
+    gradient:
+      type: radial
+      stops:
+        - {offset: 0, colour: "#FFFDF7"}
+        - {offset: 1, colour: "#F2C14E"}
+  - name: title
+    type: text
+    x: 8%
+    y: 8%
+    w: 84%
+    h: 16%
+    text: "{title}"
+    font_size: 30pt
+    weight: bold
+    align: centre
+    colour: "#FFFDF7"
+    stroke: "#1B2D52"
+    stroke_width: 1pt
+    letter_spacing: 4pt
+"""
+
+
+def _paint() -> list[str]:
+    return [
+        "## Transform and paint",
+        "",
+        "- **Rotation.** `rotation` turns an element or a group clockwise by any angle in",
+        "  degrees. 90, 180 and 270 about the centre turn what is drawn inside the box (at",
+        "  90 and 270 laid out across its height, the box staying where it is); any other",
+        "  angle, or any angle with `pivot`, turns the box itself about its centre or about",
+        "  the point `pivot` names (`bottom`, `top-left`, ... as for `anchor`). Right-to-left",
+        "  editions turn the other way, about the mirrored pivot.",
+        "- **Opacity.** `opacity` (0-1) makes an element or a whole group translucent: a",
+        "  group is drawn first and then made translucent as one, so its parts do not show",
+        "  through each other.",
+        "- **Gradients.** `gradient` fills a `rect`, `ellipse`, `circle` or `polygon`",
+        "  instead of `fill`: `type: linear` (the default) along `angle` (0 runs left to",
+        "  right, 90 top to bottom) or `from: [x, y]` `to: [x, y]`, or `type: radial` out",
+        "  from `centre` to `radius`; points and lengths are measured in the shape's box.",
+        "  `stops` are `{offset: 0-1, colour: ...}`, in order. In `printer-cmyk` every stop",
+        "  goes through the CMYK separation like any colour.",
+        "- **Shadows.** `shadow: {x: 1pt, y: 1pt, blur: 0, colour: black, opacity: 0.5}`",
+        "  (those are the defaults) puts the element's shape beneath it, moved right and",
+        "  down, hard or softened by `blur`. A picture's shadow is its box (or circle); an",
+        "  icon casts none; text's shadow is hard.",
+        "- **Outlined and spaced text.** On a `text`, `stroke` and `stroke_width` draw an",
+        "  outline around each letter, over its fill; `letter_spacing` adds room after",
+        "  each letter. Letter spacing applies between letters of left-to-right scripts",
+        "  only: Persian and Arabic letters join, and are never spaced apart (the Latin",
+        "  words of a Persian text are), nor is a letter parted from its combining mark.",
+        "  Text is set again in a narrower measure while a spaced line is too wide.",
+        "- **Print shops.** `printer` (PDF/X-4) and the home-print profiles keep live",
+        "  transparency. `printer-cmyk` is PDF/X-1a, which has none: translucent flat",
+        "  colours (shapes, text, lines, hard shadows) over flat-filled shapes are mixed",
+        "  into the exact flat colours they make before they are written, still as",
+        "  vectors. Anything that cannot be mixed so (a translucent picture or icon, a",
+        "  gradient under opacity or beneath it, a blurred shadow, translucency over text,",
+        "  a picture or an outline) is refused, with its template's line and column, and",
+        "  not drawn as an image of that area: an image would turn its edges and any text",
+        "  in it into pixels, and its seam with the vectors beside it shows in print. Make",
+        "  it opaque, give it a hard shadow, or send the shop the `printer` file.",
+        "",
+        "A fan of three rounded cards turned -15°, 0° and 15° about their bottom",
+        "edge, the front one 80 % opaque with a hard shadow, under an outlined, spaced title:",
+        "",
+        "```yaml",
+        PAINT_FAN.rstrip(),
+        "```",
+        "",
+        "![The fan of cards, as printed](../tests/golden/paint/paint/printer/fan-p2.png)",
+        "",
+        "A sky of three stops top to bottom, with a radial sun:",
+        "",
+        "```yaml",
+        PAINT_DAWN.rstrip(),
+        "```",
+        "",
+        "![The gradient sky, as printed](../tests/golden/paint/paint/printer/dawn-p2.png)",
+        "",
+    ]
+
+
 def reference() -> str:
     """The whole template reference, as Markdown."""
     schema = build()
@@ -271,6 +432,7 @@ def reference() -> str:
     out += _values(defs)
     out += _ranges()
     out += _elements(defs)
+    out += _paint()
     out += _example()
     out += _expressions()
     return "\n".join(out)

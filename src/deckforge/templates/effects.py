@@ -42,7 +42,11 @@ GRADIENT = {
         "from": {**_POINT, "description": "Linear: where the first stop is, [x, y]."},
         "to": {**_POINT, "description": "Linear: where the last stop is, [x, y]."},
         "centre": {**_POINT, "description": "Radial: the centre (default the box's)."},
-        "radius": {**_LENGTH, "description": "Radial: where the last stop is (default 50%)."},
+        "radius": {
+            **_LENGTH,
+            "description": "Radial: a length, where the last stop is (default half "
+            "the box's shorter side).",
+        },
         "stops": {
             "description": "Colours along the gradient, offsets in order.",
             "type": "array",
@@ -53,8 +57,13 @@ GRADIENT = {
                 "additionalProperties": False,
                 "required": ["offset", "colour"],
                 "properties": {
-                    "offset": {"type": "number", "minimum": 0, "maximum": 1},
-                    "colour": _COLOUR,
+                    "offset": {
+                        "description": "Where: 0 at the start, 1 at the end.",
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1,
+                    },
+                    "colour": {**_COLOUR, "description": "The colour there."},
                 },
             },
         },
@@ -69,11 +78,16 @@ SHADOW = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "x": {**_LENGTH, "description": "To the right by."},
-        "y": {**_LENGTH, "description": "Down by."},
-        "blur": {**_LENGTH, "description": "The blur's radius (0: hard)."},
-        "colour": _COLOUR,
-        "opacity": {"type": "number", "minimum": 0, "maximum": 1},
+        "x": {**_LENGTH, "description": "A length: how far right (default 1pt)."},
+        "y": {**_LENGTH, "description": "A length: how far down (default 1pt)."},
+        "blur": {**_LENGTH, "description": "A length: the blur's radius (0, a hard shadow)."},
+        "colour": {**_COLOUR, "description": "Its colour (default black)."},
+        "opacity": {
+            "description": "How opaque, 0–1 (default 0.5).",
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+        },
     },
 }
 
