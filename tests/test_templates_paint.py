@@ -334,9 +334,12 @@ def _project(tmp_path: Path, template: str) -> Path:
 
 
 def test_translucent_flat_colours_are_mixed_into_the_exact_inks_of_the_mixed_colour(tmp_path):
+    """Over a fill, over an outline (its ring, filled even-odd) and over the paper."""
     decks = _project(
         tmp_path,
         "  - {name: under, type: rect, bleed: true, fill: '#F2C14E'}\n"
+        "  - {name: edge, type: rect, x: 10%, y: 10%, w: 50%, h: 50%, radius: 2mm, "
+        "stroke: '#6B2A7A', stroke_width: 2pt}\n"
         "  - {name: over, type: rect, x: 20%, y: 20%, w: 60%, h: 60%, radius: 3mm, "
         "fill: '#3A7CA5', rotation: 15, opacity: 0.8}\n",
     )
@@ -348,10 +351,13 @@ def test_translucent_flat_colours_are_mixed_into_the_exact_inks_of_the_mixed_col
     expected = {
         fp_str(*converter.inks(mix(under, over, 0.8), True)) + " k",  # over the yellow
         fp_str(*converter.inks(mix((1.0, 1.0, 1.0), over, 0.8), True)) + " k",  # over paper
+        # Over the outline, painted inside the ring the outline covers.
+        fp_str(*converter.inks(mix(hex_colour("#6B2A7A"), over, 0.8), True)) + " k",
     }
     with pikepdf.open(out / "paint" / "printer-cmyk" / "fan.pdf") as pdf:
         content = b"".join(s.read_bytes() for s in _contents(pdf)).decode("latin-1")
     assert all(code in content for code in expected), expected
+    assert "W* n" in content  # the outline's ring, as a clip
 
 
 @pytest.mark.parametrize(

@@ -278,7 +278,7 @@ elements:
     rotation: -15
     pivot: bottom
     elements:
-      - {name: left-card, type: rect, radius: 3mm, fill: "#3A7CA5"}
+      - {name: left-card, type: rect, radius: 3mm, fill: "#3A7CA5", stroke: ink}
       - {name: left-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
   - name: middle
     type: group
@@ -287,7 +287,7 @@ elements:
     w: 56%
     h: 50%
     elements:
-      - {name: middle-card, type: rect, radius: 3mm, fill: "#F2C14E"}
+      - {name: middle-card, type: rect, radius: 3mm, fill: "#F2C14E", stroke: ink}
       - {name: middle-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
   - name: front
     type: group
@@ -300,7 +300,7 @@ elements:
     opacity: 0.8
     shadow: {x: 1.5pt, y: 1.5pt, opacity: 0.35}
     elements:
-      - {name: front-card, type: rect, radius: 3mm, fill: accent}
+      - {name: front-card, type: rect, radius: 3mm, fill: accent, stroke: ink}
       - {name: front-pip, type: circle, x: 35%, y: 40%, w: 30%, h: 20%, fill: paper}
   - name: title
     type: text

@@ -15,6 +15,7 @@ from math import cos, pi, sin
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD
 
 from deckforge.layout.ops import (
     Circle,
@@ -69,10 +70,14 @@ def _with_gradient(painter, draw):
     return drawn
 
 
-def path(canvas, op):
-    """A ReportLab path of a shape's outline."""
-    p = canvas.beginPath()
-    if isinstance(op, Rect):
+def path(canvas, op, p=None):
+    """A ReportLab path of a shape's outline (added to ``p`` if given); a ring (a pair of
+    shapes, see :mod:`.flatten`) is both outlines, filled even-odd."""
+    p = canvas.beginPath() if p is None else p
+    if isinstance(op, tuple):
+        for shape in op:
+            path(canvas, shape, p)
+    elif isinstance(op, Rect):
         if op.radius:
             p.roundRect(op.x, op.y, op.w, op.h, op.radius)
         else:
@@ -90,8 +95,9 @@ def path(canvas, op):
 
 
 def clip(painter, op) -> None:
-    """Clip to a shape's outline (within a saved graphics state)."""
-    painter.c.clipPath(path(painter.c, op), stroke=0, fill=0)
+    """Clip to a shape's outline, or to a ring's area (within a saved graphics state)."""
+    mode = FILL_EVEN_ODD if isinstance(op, tuple) else None
+    painter.c.clipPath(path(painter.c, op), stroke=0, fill=0, fillMode=mode)
 
 
 def gradient(painter, op) -> None:

@@ -21,10 +21,12 @@ from reportlab.lib.rl_accel import fp_str
 from deckforge.errors import DeckforgeError
 from deckforge.layout.ops import (
     WHITE,
+    Circle,
     Face,
     Layer,
     Line,
     Picture,
+    Rect,
     Shadow,
     Text,
     Transform,
@@ -120,13 +122,19 @@ class _Flattener:
     def note(self, op, matrix) -> None:
         """Remember what an opaque operation leaves beneath what follows."""
         box = bounds(op, matrix)
-        if isinstance(op, SHAPES) and op.gradient is None and op.fill is not None:
-            filled = replace(op, stroke=None)
-            self.backdrop.append((((matrix, filled),), op.fill, box))
-            if op.stroke is not None:
-                self.blockers.append((box, "an outline"))
-        else:
+        if not isinstance(op, SHAPES):
             self.blockers.append((box, _what(op)))
+            return
+        if op.gradient is not None:
+            self.blockers.append((box, "a gradient"))
+        elif op.fill is not None:
+            self.backdrop.append((((matrix, replace(op, stroke=None)),), op.fill, box))
+        if op.stroke is not None:
+            ring = _ring(op)
+            if ring is None:
+                self.blockers.append((box, "an outline"))
+            else:
+                self.backdrop.append((((matrix, ring),), op.stroke, box))
 
     def layer(self, op: Layer, matrix) -> None:
         """A translucent layer, mixed with what lies beneath it."""
@@ -145,11 +153,14 @@ class _Flattener:
         for m, item, amount, _ in items:
             colour = _colour(item)
             box = bounds(item, m)
-            flat = isinstance(item, SHAPES)
+            # The area it paints, as a clip: a fill's shape, an outline's ring.
+            area = None
+            if isinstance(item, SHAPES):
+                area = item if item.fill is not None else _ring(item)
             mixed = mix(WHITE, colour, amount)
             self.draw(_painted(item, mixed), m)
-            if flat:
-                self.backdrop.append((((m, item),), mixed, box))
+            if area is not None:
+                self.backdrop.append((((m, area),), mixed, box))
             else:
                 self.blockers.append((box, _what(item)))
             for clips, under, under_box in base:
@@ -157,8 +168,8 @@ class _Flattener:
                     continue
                 mixed = mix(under, colour, amount)
                 self.draw(_painted(item, mixed), m, clips)
-                if flat:
-                    self.backdrop.append(((*clips, (m, item)), mixed, _cut(box, under_box)))
+                if area is not None:
+                    self.backdrop.append(((*clips, (m, area)), mixed, _cut(box, under_box)))
 
     def items(self, layer: Layer, ops, matrix, amount: float, part: int) -> list:
         """The flat parts of a layer, in order: (matrix, operation of one colour, how
@@ -191,6 +202,36 @@ class _Flattener:
             else:
                 refuse(layer, f"is translucent and holds {_what(op)}")
         return out
+
+
+def _ring(op):
+    """The area a solid outline paints, as the pair of shapes it lies between (filled
+    even-odd): exact for rectangles, rounded or not, and circles; None for others."""
+    if op.dash:
+        return None
+    half = op.line_width / 2
+    if isinstance(op, Rect):
+        outer = Rect(
+            op.x - half,
+            op.y - half,
+            op.w + 2 * half,
+            op.h + 2 * half,
+            radius=op.radius + half if op.radius else 0.0,
+        )
+        if op.w <= 2 * half or op.h <= 2 * half:
+            return (outer,)
+        inner = Rect(
+            op.x + half,
+            op.y + half,
+            op.w - 2 * half,
+            op.h - 2 * half,
+            radius=max(op.radius - half, 0.0),
+        )
+        return (outer, inner)
+    if isinstance(op, Circle):
+        outer = Circle(op.cx, op.cy, op.r + half)
+        return (outer, Circle(op.cx, op.cy, op.r - half)) if op.r > half else (outer,)
+    return None
 
 
 def _colour(op) -> tuple:
