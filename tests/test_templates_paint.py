@@ -409,3 +409,11 @@ def test_the_template_reference_shows_the_templates_its_pictures_are_drawn_from(
     for picture in ("paint/printer/fan-p2.png", "paint/printer/dawn-p2.png"):
         assert f"(../tests/golden/paint/{picture})" in reference
         assert (Path(__file__).parent / "golden" / "paint" / picture).is_file()
+
+
+def test_the_paint_cards_draw_what_the_golden_drawing_log_says():
+    """Every operation of the golden renders' cards, as text: a change to what they
+    draw shows here line by line (``make golden`` writes the log again)."""
+    from drawing_log import LOG, drawing_log
+
+    assert drawing_log() == LOG.read_text(encoding="utf-8")
