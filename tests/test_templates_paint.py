@@ -417,3 +417,24 @@ def test_the_paint_cards_draw_what_the_golden_drawing_log_says():
     from drawing_log import LOG, drawing_log
 
     assert drawing_log() == LOG.read_text(encoding="utf-8")
+
+
+def test_gradients_in_pdfx_1a_go_through_the_cmyk_separation(paint_build):
+    """Each stop's inks are its colour's separation, and colours between two stops are
+    separated too (eight a segment), not a straight line of inks."""
+    converter = colour.converter(OutputIntent(), 240.0, (0.6, 0.4, 0.4, 1.0))
+    sky = [hex_colour(c) for c in ("#1B2D52", "#E4572E", "#F2C14E")]
+    with pikepdf.open(paint_build / "paint" / "printer-cmyk" / "dawn.pdf") as pdf:
+        (linear,) = [
+            o
+            for o in pdf.objects
+            if isinstance(o, (pikepdf.Dictionary, pikepdf.Stream)) and o.get("/ShadingType") == 2
+        ]
+        assert linear.ColorSpace == pikepdf.Name.DeviceCMYK
+        parts = linear.Function.Functions
+        assert len(parts) == 16
+        first = [float(v) for v in parts[0].C0]
+        middle = [float(v) for v in parts[7].C1]  # the stop at 0.6
+        last = [float(v) for v in parts[-1].C1]
+    for found, rgb in zip((first, middle, last), sky, strict=True):
+        assert found == pytest.approx(converter.inks(rgb, True), abs=1e-4)
