@@ -20,6 +20,11 @@ NEW_GAME = GOLDEN / "new-game"
 #: its sources.
 FEATURES = GOLDEN / "features"
 FEATURES_SOURCE = Path(__file__).parent / "data" / "features"
+#: The goldens of the edition of templates' paint (tests/data/paint): rotation, opacity,
+#: gradients, shadows, outlined and spaced text.
+PAINT = GOLDEN / "paint"
+#: That edition's project.
+PAINT_DECKS = Path(__file__).parent / "data" / "paint" / "decks"
 #: One card side per page is drawn larger than a sheet of nine.
 DPI = {"single": 50, "sheets": 30}
 
@@ -83,3 +88,14 @@ def build_features(root: Path) -> tuple[Path, list[dict]]:
     args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]
     assert main([*args, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
     return out, json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+
+
+def build_paint(root: Path) -> tuple[Path, list[dict]]:
+    """The paint edition built into ``root`` for print shops, with live transparency
+    (printer, PDF/X-4) and flattened (printer-cmyk, PDF/X-1a): (output folder, the
+    manifest entries of its cards)."""
+    out = root / "build"
+    args = ["--decks", str(PAINT_DECKS), "build", "--out", str(out), "--quiet"]
+    assert main([*args, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    return out, [e for e in entries if e["kind"] == "cards"]

@@ -1,8 +1,8 @@
 """Write the golden renders again: ``make golden`` runs this after a change that is meant
 to change the look. It builds every shipped edition, the game 'deckforge new game' makes
-and the edition of template features, renders the pinned pages into ``tests/golden/``
-and removes the goldens of pages no longer built. Look at what changed (``git status``,
-the images) before committing."""
+and the editions of template features and of paint, renders the pinned pages into
+``tests/golden/`` (with the paint cards' drawing log) and removes the goldens of pages no
+longer built. Look at what changed (``git status``, the images) before committing."""
 
 from __future__ import annotations
 
@@ -12,12 +12,15 @@ import tempfile
 from pathlib import Path
 
 from deckforge.cli import main
+from drawing_log import LOG, drawing_log
 from golden_pages import (
     FEATURES,
     GOLDEN,
     NEW_GAME,
+    PAINT,
     build_features,
     build_new_game,
+    build_paint,
     files,
     golden_path,
     pages,
@@ -52,6 +55,10 @@ def update() -> int:
         features = Path(scratch) / "features"
         features.mkdir()
         written |= _write(*build_features(features), FEATURES)
+        paint = Path(scratch) / "paint"
+        paint.mkdir()
+        written |= _write(*build_paint(paint), PAINT)
+    LOG.write_text(drawing_log(), encoding="utf-8")
     for stale in set(GOLDEN.rglob("*.png")) - written:
         stale.unlink()
     return len(written)

@@ -24,8 +24,10 @@ from golden_pages import (
     FEATURES,
     GOLDEN,
     NEW_GAME,
+    PAINT,
     build_features,
     build_new_game,
+    build_paint,
     files,
     golden_path,
     pages,
@@ -67,10 +69,19 @@ def features_built(tmp_path_factory) -> tuple[Path, list[dict]]:
     return build_features(tmp_path_factory.mktemp("features"))
 
 
-def test_every_golden_belongs_to_a_built_page(manifest, new_game_built, features_built):
+@pytest.fixture(scope="module")
+def paint_built(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """The edition of templates' paint, built for print shops (PDF/X-4 and PDF/X-1a)."""
+    return build_paint(tmp_path_factory.mktemp("paint"))
+
+
+def test_every_golden_belongs_to_a_built_page(
+    manifest, new_game_built, features_built, paint_built
+):
     expected = {golden_path(e, p) for e in manifest for p in pages(e)}
     expected |= {golden_path(e, p, NEW_GAME) for e in new_game_built[1] for p in pages(e)}
     expected |= {golden_path(e, p, FEATURES) for e in features_built[1] for p in pages(e)}
+    expected |= {golden_path(e, p, PAINT) for e in paint_built[1] for p in pages(e)}
     found = set(GOLDEN.rglob("*.png"))
     assert sorted(map(str, found - expected)) == [], "goldens of pages no longer built"
     assert sorted(map(str, expected - found)) == [], "pages without a golden: make golden"
@@ -89,6 +100,13 @@ def test_the_template_features_match_their_goldens(features_built):
     """A white OpenMoji sword on a black card, a rich black given as inks, the project's
     SVG and an OpenMoji suit tinted, suits and symbols in the symbol face."""
     _match(*features_built, FEATURES)
+
+
+def test_turned_translucent_and_shaded_cards_match_their_goldens(paint_built):
+    """A fan of three rounded cards turned -15°, 0° and 15°, the front one 80 % opaque
+    with a hard shadow, and a gradient sky with a radial sun and outlined, spaced text:
+    with live transparency (printer) and mixed into flat colours (printer-cmyk)."""
+    _match(*paint_built, PAINT)
 
 
 def _match(built: Path, manifest: list[dict], folder: Path) -> None:

@@ -141,12 +141,14 @@ def test_data_cells_give_inks_and_colour_names(tmp_path):
 
 
 def test_the_references_example_of_icons_and_inks_is_the_one_drawn_for_the_goldens():
-    from deckforge.authoring import template_docs
+    from deckforge.authoring import template_examples
     from golden_pages import FEATURES_SOURCE
 
     template = (FEATURES_SOURCE / "templates" / "mark.yaml").read_text(encoding="utf-8")
-    assert template_docs.MARKS == template
-    assert template_docs.MARKS_CSV == (FEATURES_SOURCE / "marks.csv").read_text(encoding="utf-8")
+    assert template_examples.MARKS == template
+    assert template_examples.MARKS_CSV == (FEATURES_SOURCE / "marks.csv").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_inks_mixed_with_white_are_a_tint_of_the_inks(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from deckforge.authoring import template_docs
+from deckforge.authoring import template_examples
 from deckforge.authoring.templates import show
 from deckforge.templates import expr, exprparse
 from deckforge.templates.elements import symbol
@@ -258,7 +258,7 @@ def test_values_an_expression_cannot_use_are_its_own_errors(source, message):
 
 
 def test_the_references_playing_card_example_draws_what_it_says(tmp_path):
-    folder = edition(tmp_path, p=template_docs._PLAYING)
+    folder = edition(tmp_path, p=template_examples._PLAYING)
     shutil.copy(FONT, folder / "templates" / "DejaVuSans.ttf")
     cards = _cards(("1", "Spades"), ("7", "Hearts"), ("12", "Clubs"))
     laid, problems = lay_out(Library.for_edition(folder, tmp_path), cards, "p")

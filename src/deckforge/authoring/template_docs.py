@@ -12,12 +12,12 @@ from __future__ import annotations
 import sys
 
 from deckforge.authoring.docs import field_rows
-from deckforge.authoring.game import questions_csv
+from deckforge.authoring.template_examples import examples
 from deckforge.templates.colours import MAX_DEPTH
 from deckforge.templates.elements import COMMON_KEYS, load_all
 from deckforge.templates.elements.text import STYLE_KEYS
 from deckforge.templates.lengths import MAX_NESTING
-from deckforge.templates.load import MAX_EXTENDS, SHIPPED
+from deckforge.templates.load import MAX_EXTENDS
 from deckforge.templates.schema import DEPTH, build
 from deckforge.units import LIMITS, MAX_RULED_LINES, MIN_DASH_CYCLE, limit_shown
 
@@ -178,149 +178,6 @@ def _elements(defs: dict) -> list[str]:
     return out
 
 
-def _example() -> list[str]:
-    template = (SHIPPED / "trivia.yaml").read_text(encoding="utf-8")
-    rows = questions_csv().splitlines()[:4]
-    return [
-        "## Worked example: a trivia card",
-        "",
-        "`deckforge new game quiz` writes a deck of `kind: cards` whose data is",
-        "`decks/quiz/cards.csv`:",
-        "",
-        "```csv",
-        *rows,
-        "```",
-        "",
-        "and whose deck file says `face: trivia`, `back: back`, `data: cards.csv`. The",
-        "shipped template `trivia` binds the columns: a band in the colour the category",
-        "names, the question, and the answer turned 180° at the bottom, drawn only when a",
-        "row has one:",
-        "",
-        "```yaml",
-        template.rstrip(),
-        "```",
-        "",
-        "To give the game's science cards another colour and a larger question, save",
-        "this as `decks/quiz/templates/trivia.yaml`; only this game's cards change:",
-        "",
-        "```yaml",
-        "kind: template",
-        "extends: trivia",
-        "colours:",
-        '  science: "#3A0CA3"',
-        "styles:",
-        "  question: {font_size: 18pt}",
-        "```",
-        "",
-    ]
-
-
-_PLAYING = """\
-kind: template
-size: poker
-maps:
-  suits: {Spades: "♠", Hearts: "♥", Diamonds: "♦", Clubs: "♣"}
-  ranks: {1: A, 11: J, 12: Q, 13: K}
-  courts: {11: Jack, 12: Queen, 13: King}
-styles:
-  index: {font: DejaVuSans.ttf, font_size: 14pt}
-elements:
-  - name: corner
-    type: text
-    from: safe
-    w: 30%
-    h: 12%
-    style: index
-    text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}"
-    colour: "#C8102E"
-    when: "suit in [Hearts, Diamonds]"
-  - {name: corner-black, type: text, from: safe, w: 30%, h: 12%, style: index,
-     text: "{rank|map(ranks)|default(rank)}{suit|map(suits)}",
-     unless: "suit in [Hearts, Diamonds]"}
-  - {name: court, type: text, from: safe, y: 40%, h: 15%, style: index, align: centre,
-     text: "{rank|map(courts)} of {suit|lower}", when: "rank > 10"}
-  - {name: pips, type: text, from: safe, y: 40%, h: 15%, style: index, align: centre,
-     text: "{rank} × {suit|map(suits)}", when: "rank > 1 and rank <= 10"}
-"""
-
-
-def _expressions() -> list[str]:
-    return [
-        "## Worked example: a playing-card deck from rank and suit",
-        "",
-        "A deck of `kind: cards` whose `cards.csv` has only the columns `rank,suit` (`1,Spades`",
-        "… `13,Clubs`) gets its corner index, court names and red suits from one template:",
-        "maps turn the values into what is printed, comparisons choose what is drawn. (Noto",
-        "Sans has no card suits: they are drawn in DejaVu Sans where it is installed; the",
-        "style names a font file of the project that has them, so that it prints alike",
-        "everywhere.)",
-        "",
-        "```yaml",
-        _PLAYING.rstrip(),
-        "```",
-        "",
-    ]
-
-
-#: The template of the worked example of icons and inks (the golden renders' features
-#: edition draws it, tests/data/features).
-MARKS = """\
-kind: template
-size: poker
-colours:
-  # What the shop asks for large black areas, written as it is into CMYK files.
-  rich: "cmyk(60, 40, 40, 100)"
-elements:
-  - {name: ground, type: rect, bleed: true, fill: "{ground}"}
-  - {name: icon, type: icon, icon: "{icon}", tint: "{tint}", x: 15%, y: 12%, w: 70%, h: 45%}
-  - {name: crest, type: icon, icon: icons/spade.svg, tint: "cmyk(100, 60, 0, 20)", when: crest,
-     x: 5%, y: 5%, size: 12mm}
-  - {name: label, type: text, text: "{label}", from: safe, y: 70%, h: 20%, font_size: 20pt,
-     align: centre, colour: "readable({ground})"}
-"""
-#: The data the example draws.
-MARKS_CSV = """\
-label,ground,icon,tint,crest
-White sword,black,1F5E1,white,
-Rich black,rich,2694,"cmyk(0, 0, 0, 0)",
-A♠ ★ ⚔ ✦,white,2660,"cmyk(0, 100, 100, 0)",yes
-"""
-
-
-def _icons_and_inks() -> list[str]:
-    return [
-        "## Worked example: tinted icons, inks and symbols",
-        "",
-        "A deck of `kind: cards` whose `marks.csv` names each card's ground colour, icon and",
-        "tint. A data cell may give a colour as `#RRGGBB`, a name (`white`, `black`, the",
-        "edition's palette, the template's `colours`) or as inks, `cmyk(60, 40, 40, 100)`:",
-        "",
-        "```csv",
-        MARKS_CSV.rstrip(),
-        "```",
-        "",
-        "```yaml",
-        MARKS.rstrip(),
-        "```",
-        "",
-        "- `tint` draws everything an icon paints, fills and outlines alike, in one colour:",
-        "  its shape is kept as a silhouette, and what the icon leaves unpainted stays so,",
-        "  the card showing through. It works on OpenMoji icons and on the project's own",
-        "  SVG files (`icon: icons/spade.svg`, relative to the template and kept inside the",
-        "  project); pictures an SVG embeds are drawn as they are.",
-        "- `cmyk(c, m, y, k)` (each 0–100) is what a print shop asks for: `printer-cmyk`",
-        "  writes it unchanged as DeviceCMYK (`0.6 0.4 0.4 1 k`), never separated again nor",
-        "  cut to the ink limit (keep it within the shop's limit); RGB files draw what it",
-        "  prints as through the press profile. `mix()` of inks with inks or white mixes",
-        "  the inks, as a shop's tint does.",
-        "- Card suits and game symbols Noto Sans lacks (`♠♣♥♦★☆✦⚔`) are drawn in DejaVu",
-        "  Sans, from Debian's `fonts-dejavu-core` where it is installed. A character no",
-        "  font draws is an error that names the icon drawing it, such as",
-        "  `:black_spade_suit:`.",
-        "",
-    ]
-
-
 def reference() -> str:
     """The whole template reference, as Markdown."""
     schema = build()
@@ -332,9 +189,7 @@ def reference() -> str:
     out += _values(defs)
     out += _ranges()
     out += _elements(defs)
-    out += _example()
-    out += _expressions()
-    out += _icons_and_inks()
+    out += examples()
     return "\n".join(out)
 
 

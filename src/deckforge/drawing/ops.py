@@ -91,16 +91,28 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
+@record(frozen=True, slots=True)
+class Gradient:
+    """A fill that changes colour: ``linear`` along the line ``points`` = (x0, y0, x1, y1),
+    or ``radial`` out from the centre ``points`` = (cx, cy, r); ``stops`` are (offset 0–1,
+    colour), in order. Beyond the first and last stop the end colours carry on."""
+
+    kind: str
+    points: tuple[float, ...]
+    stops: tuple[tuple[float, RGB], ...]
+
+
 @record(frozen=True, kw_only=True, slots=True)
 class Paint:
-    """How a closed shape is painted: its fill, its outline and the outline's dash
-    pattern (on, off, ... in points; solid when empty). Given by keyword only, after
-    the shape's own geometry."""
+    """How a closed shape is painted: its fill (a colour, or a ``gradient`` over it), its
+    outline and the outline's dash pattern (on, off, ... in points; solid when empty).
+    Given by keyword only, after the shape's own geometry."""
 
     fill: RGB | None = None
     stroke: RGB | None = None
     line_width: float = 0.5
     dash: tuple[float, ...] = ()
+    gradient: Gradient | None = None
 
 
 @record(frozen=True, slots=True)
@@ -163,6 +175,32 @@ class Transform:
 
 
 @record(frozen=True, slots=True)
+class Layer:
+    """Operations drawn together and then made translucent as one: an element's or a
+    group's ``opacity`` (0–1). ``where`` (a :class:`deckforge.errors.SourceRef`) is the
+    element's place, for a file that cannot hold transparency."""
+
+    ops: tuple
+    opacity: float
+    where: object = field(default=None, compare=False)
+
+
+@record(frozen=True, slots=True)
+class Shadow:
+    """The drop shadow of operations, drawn under them: their shape in one ``colour`` at
+    ``opacity``, moved by (dx, dy) and softened by a Gaussian ``blur`` of that radius in
+    points (0: a hard shadow). ``where`` as for :class:`Layer`."""
+
+    ops: tuple
+    dx: float
+    dy: float
+    colour: RGB
+    opacity: float = 1.0
+    blur: float = 0.0
+    where: object = field(default=None, compare=False)
+
+
+@record(frozen=True, slots=True)
 class Tag:
     """Where a text belongs in a tagged document's logical structure.
 
@@ -190,6 +228,9 @@ class Text:
     colour: RGB = BLACK
     #: Its place in the document's structure, in documents that are tagged.
     tag: Tag | None = None
+    #: An outline around each glyph, drawn over its fill: colour and width in points.
+    outline: RGB | None = None
+    outline_width: float = 0.0
 
     def baselines(self) -> list[tuple[float, float, object]]:
         """(left x, baseline y, line) for each line, after alignment."""

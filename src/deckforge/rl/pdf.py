@@ -150,11 +150,15 @@ def icc_based(reference) -> object:
 
 def end_form(canvas: rl_canvas.Canvas, form: str, spaces: dict | None) -> None:
     """Finish the form being drawn; ``spaces`` (colour spaces by name) join its
-    resources."""
+    resources. ReportLab leaves a form's graphics states and shadings out of its
+    resources: a form that has them (opacity, gradients) gets them."""
+    shadings = dict(canvas._shadingUsed)
     canvas.endForm()
-    if spaces is None:
-        return
     obj = canvas._doc.idToObject[pdfdoc.xObjectName(form)]
+    if shadings or getattr(obj, "ExtGState", None):
+        obj._shadingUsed = shadings
+    elif spaces is None:
+        return
     obj.Resources = _resources(obj, spaces)
 
 

@@ -224,7 +224,8 @@ class Compiler:
     def place(self, spec: Spec, frame: geometry.Frame) -> geometry.Place:
         """An element's box (a zero box after reporting a problem)."""
         try:
-            return geometry.place(spec.data, frame, self.names, int(spec.data.get("rotation", 0)))
+            turn = float(spec.data.get("rotation", 0))
+            return geometry.place(spec.data, frame, self.names, turn)
         except geometry.GeometryError as exc:
             self.problem(spec, exc.key, str(exc))
             return geometry.Place(0, 0, 0, 0)

@@ -8,11 +8,14 @@ inset from the reference box's right edge), vertically two of ``y``, ``h`` and `
 and ``y`` place (``top-left`` unless it says ``centre``, ``top``…). With ``bleed: true``
 the sides of a box that lie on the trim reach out to the bleed's edge.
 
-``rotation`` (clockwise, 0, 90, 180 or 270) turns what the element draws inside its box:
-the box is where it lands on the card, and at 90 and 270 its content is laid out across
-the box's height. Right-to-left editions mirror every box across its parent (and turn
-rotations the other way) unless the element says ``mirror: false``; text stays readable,
-pictures are not flipped.
+``rotation`` (clockwise, in degrees) turns what the element draws. A quarter or half turn
+about the centre (90, 180, 270) turns the content inside its box: the box is where it
+lands on the card, and at 90 and 270 its content is laid out across the box's height.
+Any other angle, or any angle with a ``pivot``, turns the box itself, as laid out, about
+its centre or the point ``pivot`` names (an anchor's name: ``bottom``, ``top-left``…).
+Right-to-left editions mirror every box across its parent (and turn rotations the other
+way) unless the element says ``mirror: false``; text stays readable, pictures are not
+flipped.
 
 Everything here is worked out once per deck, when a template is compiled.
 """
@@ -20,6 +23,7 @@ Everything here is worked out once per deck, when a template is compiled.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import cos, radians, sin
 
 from deckforge.records import record
 from deckforge.templates.lengths import Box, LengthError, length
@@ -85,7 +89,7 @@ class Place:
     h: float
     matrix: Matrix | None = None
     mirrored: bool = False
-    rotation: int = 0
+    rotation: float = 0
 
     @property
     def top(self) -> float:
@@ -132,7 +136,7 @@ def _axis(
 
 
 def place(
-    spec: Mapping[str, object], frame: Frame, names: Mapping[str, float], rotation: int
+    spec: Mapping[str, object], frame: Frame, names: Mapping[str, float], rotation: float
 ) -> Place:
     """The box of an element in a frame, with its rotation and mirroring."""
     if "size" in spec:
@@ -155,22 +159,50 @@ def place(
     if spec.get("bleed") and frame.card is not None:
         x, y, w, h = _to_bleed(x, y, w, h, frame.card)
     mirrored = frame.mirror and spec.get("mirror", True) is not False
+    pivot = spec.get("pivot")
     if mirrored:
         x = frame.w - x - w
-        rotation = (360 - rotation) % 360
+        rotation = -rotation
+        if pivot is not None:
+            pivot = _MIRRORED_PIVOT.get(str(pivot), pivot)
+    rotation = rotation % 360
     px, py = frame.ox + x, frame.oy + frame.h - y - h
     if rotation == 0:
         return Place(px, py, w, h, None, mirrored, 0)
+    if pivot is None and rotation in _TURNS:
+        return _quarter_turned(px, py, w, h, int(rotation), mirrored)
+    # The box turned as laid out, about its pivot (y up here, so anchors' y flips).
+    fx, fy = ANCHORS[str(pivot or "centre")]
+    ox, oy = px + fx * w, py + (1 - fy) * h
+    c, s = cos(radians(rotation)), sin(radians(rotation))
+    matrix = (c, -s, s, c, ox - c * ox - s * oy, oy + s * ox - c * oy)
+    return Place(px, py, w, h, matrix, mirrored, rotation)
+
+
+#: A pivot's mirror image across a vertical line.
+_MIRRORED_PIVOT = {
+    "top-left": "top-right",
+    "top-right": "top-left",
+    "left": "right",
+    "right": "left",
+    "bottom-left": "bottom-right",
+    "bottom-right": "bottom-left",
+}
+
+
+def _quarter_turned(px: float, py: float, w: float, h: float, rotation: int, mirrored: bool):
+    """A box whose content is turned by a multiple of 90° inside it, about its centre:
+    the content is laid out across the box's height at 90 and 270."""
     lw, lh = (w, h) if rotation == 180 else (h, w)
-    cos, sin = _TURNS[rotation]
+    cos_, sin_ = _TURNS[rotation]
     cx, cy = px + w / 2, py + h / 2
     matrix = (
-        cos,
-        -sin,
-        sin,
-        cos,
-        cx - lw / 2 * cos - lh / 2 * sin,
-        cy + lw / 2 * sin - lh / 2 * cos,
+        cos_,
+        -sin_,
+        sin_,
+        cos_,
+        cx - lw / 2 * cos_ - lh / 2 * sin_,
+        cy + lw / 2 * sin_ - lh / 2 * cos_,
     )
     return Place(0.0, 0.0, lw, lh, matrix, mirrored, rotation)
 

@@ -46,7 +46,8 @@ class Run:
     """Glyphs drawn as one text object in one face; ``offset`` from the line's left edge.
 
     ``scale`` stretches the run across (a column mark, an icon's stand-in); ``span``,
-    when set, is the text the run reads as (an inline icon's emoji)."""
+    when set, is the text the run reads as (an inline icon's emoji); ``spacing`` is added
+    after each of its glyphs (letter spacing, :mod:`deckforge.text.spacing`)."""
 
     text: str
     font: str
@@ -54,6 +55,7 @@ class Run:
     width: float
     span: str = ""
     scale: float = 1.0
+    spacing: float = 0.0
 
 
 @record(frozen=True, slots=True)

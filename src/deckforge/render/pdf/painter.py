@@ -22,17 +22,20 @@ from deckforge.drawing.ops import (
     Face,
     Icon,
     Inks,
+    Layer,
     Line,
     Page,
     Picture,
     Polygon,
     Rect,
+    Shadow,
     Text,
     Transform,
     Use,
 )
 from deckforge.render import colour
 from deckforge.render.colour import Converter, is_area
+from deckforge.render.pdf import effects, flatten
 from deckforge.render.pdf.pictures import Pictures
 from deckforge.render.pdf.placing import column_order, placement_start
 from deckforge.render.pdf.structure import Structure
@@ -108,6 +111,7 @@ class Painter(Pictures):
             Picture: self.picture,
             Use: self.use,
         }
+        effects.install(self)
 
     def colour(self, rgb, stroke: bool = False, area: bool = False) -> str:
         """The operator setting a fill (or stroke) colour, in the file's colour space (a
@@ -284,6 +288,8 @@ class Painter(Pictures):
             elif isinstance(op, Text):
                 for icon in op.inline_icons():
                     self.icon_form(icon.name)
+            elif isinstance(op, (Layer, Shadow)):
+                effects.define_forms(self, op)
 
     @contextlib.contextmanager
     def defining(self, form: str, box: tuple[float, float, float, float]) -> Iterator[None]:
@@ -301,7 +307,9 @@ class Painter(Pictures):
 
     def face(self, face: Face) -> None:
         """A face's operations, or its form if it is keyed, at the current origin."""
-        if face.key is None:
+        if self.converter is not None and flatten.has_effects(self, face):
+            flatten.draw_face(self, face)
+        elif face.key is None:
             for op in face.ops:
                 self.op(op)
         else:

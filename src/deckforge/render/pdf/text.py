@@ -88,11 +88,15 @@ class TextWriter:
                 if len(self.shown) >= _KEPT:
                     self.shown.clear()  # as the texts' operators
                 shown = self.shown[key] = self.show(run.font, run.text)
+            if run.spacing:
+                parts.append(f"{fp_str(run.spacing)} Tc")
             for name, show in shown:
                 if name != current:
                     parts.append(f"{name} {size_code} Tf")
                     current = name
                 parts.append(show)
+            if run.spacing:
+                parts.append("0 Tc")
             if run.span:
                 parts.append("EMC")
         parts.append("ET")

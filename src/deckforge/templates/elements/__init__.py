@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from deckforge.drawing.ops import RGB, Transform
 from deckforge.errors import SourceRef
-from deckforge.records import record
+from deckforge.records import record, replace
+from deckforge.templates import effects
 from deckforge.templates.bind import Field, Scope, is_set, raw
 from deckforge.templates.colours import Colour
 from deckforge.templates.geometry import Frame, Place
+from deckforge.templates.lengths import Box
 from deckforge.templates.spec import Spec
 
 if TYPE_CHECKING:
@@ -71,9 +73,35 @@ COMMON_KEYS: dict[str, dict] = {
         ],
     },
     "rotation": {
-        "description": "Clockwise turn of what is drawn in the box, in degrees.",
-        "enum": [0, 90, 180, 270],
+        "description": "Clockwise turn in degrees. 90, 180 and 270 turn what is drawn "
+        "inside the box (at 90 and 270 laid out across its height); any other angle, or "
+        "any with a pivot, turns the box itself about its centre or its pivot.",
+        "type": "number",
+        "minimum": -360,
+        "maximum": 360,
     },
+    "pivot": {
+        "description": "The point of the box a rotation turns it about (default centre).",
+        "enum": [
+            "top-left",
+            "top",
+            "top-right",
+            "left",
+            "centre",
+            "right",
+            "bottom-left",
+            "bottom",
+            "bottom-right",
+        ],
+    },
+    "opacity": {
+        "description": "How opaque it is, 0–1 (default 1): a group is made translucent as "
+        "a whole. In printer-cmyk (PDF/X-1a) only flat colours over flat colours.",
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+    },
+    "shadow": effects.SHADOW,
     "bleed": {
         "description": "Sides that lie on the trim reach out to the bleed's edge.",
         "type": "boolean",
@@ -103,6 +131,9 @@ PAINT_KEYS: dict[str, dict] = {
         "maxItems": 8,
     },
 }
+
+#: Paint and a gradient fill, for closed shapes (rectangles, ellipses, polygons).
+SHAPE_KEYS: dict[str, dict] = {**PAINT_KEYS, "gradient": effects.GRADIENT}
 
 #: The outline alone, for lines.
 STROKE_KEYS: dict[str, dict] = {key: value for key, value in PAINT_KEYS.items() if key != "fill"}
@@ -171,12 +202,14 @@ class Whole:
 
 @record(frozen=True, eq=False)
 class Paint:
-    """A shape's fill, outline colour, outline width and dash, compiled."""
+    """A shape's fill, outline colour, outline width and dash, and its gradient (a
+    :class:`deckforge.templates.effects.GradientSpec`), compiled."""
 
     fill: Colour | None
     stroke: Colour | None
     width: float
     dash: tuple[float, ...]
+    gradient: object = None
 
     def colours(self, scope: Scope) -> tuple[RGB | None, RGB | None]:
         """Fill and outline on one card."""
@@ -189,9 +222,34 @@ class Paint:
         """The paint keywords of a drawing operation (:class:`deckforge.drawing.ops.Paint`)
         on one card; ``None`` when the shape has neither fill nor outline there."""
         fill, stroke = self.colours(scope)
+        if self.gradient is not None:
+            gradient = self.gradient.of(scope)
+            return {
+                "fill": fill,
+                "stroke": stroke,
+                "line_width": self.width,
+                "dash": self.dash,
+                "gradient": gradient,
+            }
         if fill is None and stroke is None:
             return None
         return {"fill": fill, "stroke": stroke, "line_width": self.width, "dash": self.dash}
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The card fields its colours bind."""
+        found = [
+            *(self.fill.fields if self.fill else ()),
+            *(self.stroke.fields if self.stroke else ()),
+        ]
+        return (*found, *(self.gradient.fields if self.gradient else ()))
+
+
+def shape_paint(spec: Spec, compiler: Compiler, place: Place) -> Paint:
+    """A closed shape's paint: fill and outline, and its gradient."""
+    paint = compiler.paint(spec, Box(place.w, place.h))
+    gradient = effects.compile_gradient(spec, compiler, place)
+    return paint if gradient is None else replace(paint, gradient=gradient)
 
 
 class Element:
@@ -212,6 +270,10 @@ class Element:
         self.conditions: tuple[Condition, ...] = conditions + compiler.conditions(spec)
         self.place: Place = compiler.place(spec, frame)
         self.fields: list[Field] = [f for c in self.conditions for f in c.fields]
+        #: Its opacity and drop shadow (None: it has neither).
+        self.effects = effects.compile_effects(spec, compiler, self.place)
+        if self.effects is not None:
+            self.uses(*self.effects.fields)
         self.compile(spec, compiler)
 
     def compile(self, spec: Spec, compiler: Compiler) -> None:
@@ -244,6 +306,8 @@ class Element:
         ops = self.ops(scope)
         if not ops:
             return
+        if self.effects is not None:
+            ops = self.effects.apply(ops, scope)
         if self.place.matrix is None:
             out.extend(ops)
         else:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from deckforge.drawing.ops import Ellipse as EllipseOp
 from deckforge.templates.bind import Scope
-from deckforge.templates.elements import PAINT_KEYS, Element
-from deckforge.templates.lengths import Box
+from deckforge.templates.elements import SHAPE_KEYS, Element, shape_paint
 
 
 class Ellipse(Element):
@@ -13,12 +12,11 @@ class Ellipse(Element):
 
     type = "ellipse"
     description = "An ellipse filling its box."
-    keys = dict(PAINT_KEYS)
+    keys = dict(SHAPE_KEYS)
 
     def compile(self, spec, compiler) -> None:
-        self.paint = compiler.paint(spec, Box(self.place.w, self.place.h))
-        for colour in (self.paint.fill, self.paint.stroke):
-            self.uses(*(colour.fields if colour else ()))
+        self.paint = shape_paint(spec, compiler, self.place)
+        self.uses(*self.paint.fields)
 
     def ops(self, scope: Scope) -> list:
         paint = self.paint.drawn(scope)

@@ -19,7 +19,8 @@ class Group(Element):
 
     def compile(self, spec, compiler) -> None:
         p = self.place
-        turned = p.matrix is not None
+        # A group turned or made translucent is drawn as one; else it only places.
+        turned = p.matrix is not None or self.effects is not None
         # Children mirror within the group when the group itself was mirrored.
         frame = Frame(p.w, p.h, p.x, p.y, p.mirrored)
         # A group that is not turned passes its conditions on to its children.
@@ -29,7 +30,8 @@ class Group(Element):
             self.uses(*child.fields)
 
     def flattened(self) -> list[Element]:
-        return [self] if self.place.matrix is not None else self.children
+        alone = self.place.matrix is not None or self.effects is not None
+        return [self] if alone else self.children
 
     def ops(self, scope: Scope) -> list:
         out: list = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from deckforge.drawing.ops import Polygon as PolygonOp
 from deckforge.templates.bind import Scope
-from deckforge.templates.elements import _LENGTH, PAINT_KEYS, Element
+from deckforge.templates.elements import _LENGTH, SHAPE_KEYS, Element, shape_paint
 from deckforge.templates.lengths import Box, LengthError, length
 
 
@@ -15,7 +15,7 @@ class Polygon(Element):
     type = "polygon"
     description = "A closed shape through points measured in its box."
     keys = {
-        **PAINT_KEYS,
+        **SHAPE_KEYS,
         "points": {
             "description": "Corners as [x, y] from the box's top-left corner.",
             "type": "array",
@@ -28,9 +28,8 @@ class Polygon(Element):
     def compile(self, spec, compiler) -> None:
         p = self.place
         box = Box(p.w, p.h)
-        self.paint = compiler.paint(spec, box)
-        for colour in (self.paint.fill, self.paint.stroke):
-            self.uses(*(colour.fields if colour else ()))
+        self.paint = shape_paint(spec, compiler, p)
+        self.uses(*self.paint.fields)
         points = []
         for index, (x, y) in enumerate(spec.data.get("points", ())):
             try:

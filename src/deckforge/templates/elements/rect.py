@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deckforge.drawing.ops import Rect as RectOp
 from deckforge.templates.bind import Scope
-from deckforge.templates.elements import _LENGTH, PAINT_KEYS, Element
+from deckforge.templates.elements import _LENGTH, SHAPE_KEYS, Element, shape_paint
 from deckforge.templates.lengths import Box
 
 
@@ -13,11 +13,11 @@ class Rect(Element):
 
     type = "rect"
     description = "A rectangle filling its box."
-    keys = {**PAINT_KEYS, "radius": {**_LENGTH, "description": "Corner radius."}}
+    keys = {**SHAPE_KEYS, "radius": {**_LENGTH, "description": "Corner radius."}}
 
     def compile(self, spec, compiler) -> None:
         box = Box(self.place.w, self.place.h)
-        self.paint = compiler.paint(spec, box)
+        self.paint = shape_paint(spec, compiler, self.place)
         radius = compiler.length(spec, "radius", "", box)
         self.radius = compiler.bounded(spec, "radius", radius, "radius", 0.0)
         half = min(box.w, box.h) / 2
@@ -29,8 +29,7 @@ class Rect(Element):
                 f"({round(half, 3):g}pt), not {round(self.radius, 3):g}pt",
             )
             self.radius = 0.0
-        self.uses(*(self.paint.fill.fields if self.paint.fill else ()))
-        self.uses(*(self.paint.stroke.fields if self.paint.stroke else ()))
+        self.uses(*self.paint.fields)
 
     def ops(self, scope: Scope) -> list:
         paint = self.paint.drawn(scope)

@@ -14,8 +14,9 @@ from deckforge.templates.bind import Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
 from deckforge.templates.lengths import Box
 from deckforge.text import markup
-from deckforge.text.fit import FitError, fit
+from deckforge.text.fit import FitError
 from deckforge.text.script import is_rtl_locale
+from deckforge.text.spacing import fit_spaced
 
 #: The keys a style has; a text element may give any of them to change its style.
 STYLE_KEYS: dict[str, dict] = {
@@ -66,6 +67,13 @@ class Text(Element):
         },
         "style": {"description": "A style of this template.", "type": "string"},
         **STYLE_KEYS,
+        "stroke": {**_COLOUR, "description": "An outline around each letter, in this colour."},
+        "stroke_width": {**_LENGTH, "description": "The letters' outline's width (default 0.5pt)."},
+        "letter_spacing": {
+            **_LENGTH,
+            "description": "Room added between letters (0.5pt), in left-to-right scripts "
+            "only: Persian and Arabic letters join and are never spaced apart.",
+        },
     }
 
     def compile(self, spec, compiler) -> None:
@@ -95,6 +103,15 @@ class Text(Element):
         self.style = replace(look.style, align=align)
         self.locale = compiler.locale
         self.text_ref = spec.at("text")
+        own = Box(self.place.w, self.place.h)
+        self.outline = compiler.colour(spec, "stroke")
+        self.uses(*(self.outline.fields if self.outline else ()))
+        width = compiler.length(spec, "stroke_width", "", own, 0.5)
+        self.outline_width = compiler.bounded(spec, "stroke_width", width, "stroke_width", 0.5)
+        self.spacing = compiler.length(spec, "letter_spacing", "w", own, 0.0)
+        if not -2 <= self.spacing <= 20:
+            compiler.problem(spec, "letter_spacing", "letter spacing must be from -2pt to 20pt")
+            self.spacing = 0.0
 
     def ops(self, scope: Scope) -> list:
         if self.pattern is None:
@@ -104,7 +121,7 @@ class Text(Element):
             return []
         p = self.place
         try:
-            fitted = fit(value, p.w, p.h, self.style, self.locale)
+            fitted = fit_spaced(value, p.w, p.h, self.style, self.locale, self.spacing)
         except FitError as exc:
             raise CardError(ref or self.text_ref, str(exc)) from None
         top = p.top
@@ -112,4 +129,10 @@ class Text(Element):
             top -= (p.h - fitted.height) / 2
         elif self.valign == "bottom":
             top -= p.h - fitted.height
-        return [TextOp(p.x, top, p.w, fitted, self.colour.of(scope))]
+        colour = self.colour.of(scope)
+        if self.outline is None:
+            return [TextOp(p.x, top, p.w, fitted, colour)]
+        outline = self.outline.of(scope)
+        return [
+            TextOp(p.x, top, p.w, fitted, colour, outline=outline, outline_width=self.outline_width)
+        ]
