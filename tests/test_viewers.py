@@ -162,13 +162,18 @@ def _poppler_cannot(query: str, printed) -> bool:
     # * a number next to a space: reorderText() keeps a number and the spaces beside it
     #   one left-to-right piece, so "بازیکن ۱" is looked for as " ۱نکیزاب", the space on
     #   the number's far side and the number against the word; a line's text is made from
-    #   where its words stand, with a space in each gap: "۱ نکیزاب".
+    #   where its words stand, with a space in each gap: "۱ نکیزاب". Where the number comes
+    #   first ("۸۴ کارت"), the page would have to hold it against the next word, and copying
+    #   would glue the two. A number that ends a text could be held in search order only in
+    #   an /ActualText, which PDFium reads too, as if it were the drawn text, and then loses
+    #   words and phrases.
     # * a bracket beside . , : ،: poppler counts those as numbers and keeps the neutral
     #   characters beside them in the number's left-to-right piece, in typed order, so
     #   "باشد)، راوی" is looked for with ")،" where the page draws "،)".
     # * a phrase broken across lines: findText goes on in the next line only after the
     #   start of the query matched the end of a line (matchAcrossLines); in drawing order
-    #   the query starts with the phrase's second word, at the start of the lower line.
+    #   the query starts with the phrase's second word, which ends the lower line's text
+    #   as drawn, and goes on with the first word, which stands in the line above.
     return (
         any(map(_composed, query))
         or (bool(re.search("[0-9۰-۹]", query)) and " " in query)
