@@ -56,6 +56,12 @@ def norm_line(text: str) -> str:
     return " ".join(norm(text).split())
 
 
+def composed(ch: str) -> bool:
+    """Whether an Arabic letter is a letter and a mark composed (آ أ ؤ إ ئ ۀ ۂ ۓ)."""
+    decomposition = unicodedata.decomposition(ch)
+    return "\u0600" <= ch <= "\u06ff" and bool(decomposition) and decomposition[0] != "<"
+
+
 @dataclass
 class Printed:
     """What one file prints: its texts in drawing order, and for a rulebook its running

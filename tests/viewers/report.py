@@ -2,18 +2,21 @@
 the Persian files one row each: what every engine's search finds of all the queries
 asked of the file, and whether every word and rulebook sentence comes back in order.
 
-usage: python tests/viewers/report.py BUILD_DIR [--files]
-(the build must hold pnp-a4 and printer files of the shipped decks)
+usage: python tests/viewers/report.py BUILD_DIR [--files] [--causes]
+(the build must hold pnp-a4 and printer files of the shipped decks; --causes counts
+each engine's Persian search misses by :func:`cause`)
 """
 
 from __future__ import annotations
 
+import collections
+import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from viewers.measure import ENGINES  # noqa: E402
+from viewers.measure import ENGINES, Printed, composed  # noqa: E402
 from viewers.printed import printed_files  # noqa: E402
 from viewers.read import pooled, read  # noqa: E402
 
@@ -21,6 +24,44 @@ COLUMNS = ("words", "lines", "sentences", "search name", "search zwnj", "search 
 PROFILES = ["pnp-a4", "printer"]
 #: What each engine's search finds, and the words and sentences it reads, per file.
 FILE_COLUMNS = ("search all", "words", "sentences")
+
+
+#: What keeps a query from being found, first cause first (see tests/test_viewers.py,
+#: which names the engines' code behind each).
+CAUSES = (
+    "composed letter",
+    "across pages",
+    "across lines",
+    "number beside a space",
+    "bracket beside punctuation",
+    "other",
+)
+
+
+def cause(query: str, printed: Printed) -> str:
+    """The first of :data:`CAUSES` that a query of a file has."""
+    if any(map(composed, query)):
+        return CAUSES[0]
+    if query in printed.across_pages:
+        return CAUSES[1]
+    if query in printed.across:
+        return CAUSES[2]
+    if re.search("[0-9۰-۹]", query) and " " in query:
+        return CAUSES[3]
+    if re.search(r"[()\[\]{}«»][.,:،]|[.,:،][()\[\]{}«»]", query):
+        return CAUSES[4]
+    return CAUSES[5]
+
+
+def by_cause(results: dict, files: dict, locale: str = "fa") -> dict[str, collections.Counter]:
+    """Each engine's search misses over the locale's files, counted by :func:`cause`."""
+    out = {engine: collections.Counter() for engine in ENGINES}
+    for path, by_engine in results.items():
+        if files[path].locale != locale:
+            continue
+        for engine, result in by_engine.items():
+            out[engine].update(cause(q, files[path]) for q in result.missed["search all"])
+    return out
 
 
 def cell(counts, key) -> str:
@@ -73,6 +114,11 @@ def main(argv: list[str]) -> None:
     print("|---" * (2 + len(heads)) + "|")
     for row in per_file(results, files):
         print("| " + " | ".join(row) + " |")
+    if "--causes" in argv:
+        print("\n| engine | " + " | ".join(CAUSES) + " |")
+        print("|---" * (1 + len(CAUSES)) + "|")
+        for engine, counts in by_cause(results, files).items():
+            print(f"| {engine} | " + " | ".join(str(counts[c]) for c in CAUSES) + " |")
     if "--files" in argv:
         for path, by_engine in results.items():
             for engine, result in by_engine.items():
