@@ -9,7 +9,6 @@ joined its tiles with alignment marks across the join.
 from __future__ import annotations
 
 from deckforge.kinds.pawns import Pawns
-from deckforge.kinds.track import Track
 from deckforge.layout.components.sheet import Sheet, palette, set_text
 from deckforge.layout.ops import (
     RGB,
@@ -27,6 +26,7 @@ from deckforge.layout.ops import (
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
+from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale, number
@@ -49,6 +49,18 @@ def _inks(edition):
 
 
 # --- score track ------------------------------------------------------------------------
+
+
+@record(frozen=True)
+class Track:
+    """The score track as it was given: a title and spaces numbered from one number to
+    another, over sheets."""
+
+    id: str
+    title: SourceText
+    start: int
+    end: int
+    sheets: int
 
 
 def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]:

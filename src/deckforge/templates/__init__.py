@@ -58,6 +58,7 @@ from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
 from deckforge.templates.draw import DeckDrawing, card_id, side_of
 from deckforge.templates.load import EDITION_FOLDER, Layer, Library
+from deckforge.text.script import is_rtl_locale
 
 __all__ = [
     "CardStream",
@@ -66,6 +67,7 @@ __all__ = [
     "Library",
     "compile_named",
     "context_for",
+    "draw_parts",
     "edition_files",
     "lay_out_deck",
     "needs",
@@ -255,6 +257,46 @@ def stream_deck(edition: Edition, deck: Deck, look: Look) -> CardStream:
         _root(edition),
         look.named,
     )
+
+
+def draw_parts(
+    edition: Edition,
+    name: str,
+    parts: Sequence[object],
+    ref: SourceRef,
+    key: str,
+    folder: Path | None = None,
+    data: Rows | None = None,
+    context: Context | None = None,
+) -> tuple[list[Card], list[Problem], bool]:
+    """Parts of a component that are not a deck's cards (a board, the pieces on it, a
+    tuck box's panels) drawn from one template at its own size (or the ``context``'s),
+    each as a card's face; the problems that stop them; and whether the template is
+    mirrored (a right-to-left edition's, unless it says ``mirror: false``)."""
+    library = _library(edition, folder)
+    if context is None:
+        palette = {
+            "ink": edition.palette.ink,
+            "paper": edition.palette.paper,
+            "accent": edition.palette.accent,
+            "accent_dark": edition.palette.accent_dark,
+        }
+        shared = shared_values(
+            {"id": key},
+            {
+                "id": edition.id,
+                "game": edition.game,
+                "title": edition.title,
+                "locale": edition.locale,
+            },
+            palette,
+        )
+        context = Context(edition.locale, palette, shared, None, f"{edition.id}/{key}")
+    stream = stream_cards(parts, library, context, name, None, ref, data, _root(edition))
+    cards, problems = stream.whole()
+    template, _ = library.get(name)
+    mirror = template is not None and template.settings.get("mirror", (True,))[0] is not False
+    return cards, problems, mirror and is_rtl_locale(edition.locale)
 
 
 def _root(edition: Edition) -> Path:
