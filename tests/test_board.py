@@ -112,7 +112,7 @@ def test_the_pieces_of_the_board_cut_at_their_marks_rebuild_it(game):
     pieces = [_piece(out, home, k) for k in range(home["pages"])]
     # Where each piece's cut corner goes on the board (pixels), from its ticks alone.
     at: dict[tuple[int, int], tuple[float, float]] = {}
-    for k, (cut, ticks) in enumerate(pieces):
+    for k, (_cut, ticks) in enumerate(pieces):
         row, column = divmod(k, grid.columns)
         x = y = 0.0
         if column > 0:

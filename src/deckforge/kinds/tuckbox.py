@@ -16,13 +16,15 @@ from deckforge.kinds import Checked, ComponentKind, Reader, deck_kinds
 from deckforge.model import Text
 from deckforge.records import record
 from deckforge.sources.source import Source
-from deckforge.units import parse_length
+from deckforge.units import parse_length, to_mm
 
 #: A card's thickness: about 0.3 mm for 300 gsm card, 0.5–0.6 mm sleeved.
 THICKNESS = "0.3mm"
 #: Room left round the deck on every measure of the inside: cards differ from their
 #: stated thickness by a few hundredths of a millimetre, and a deck must slide out.
 CLEARANCE = "1mm"
+#: The range of each (mm): from thin paper to thick board, and up to a loose fit.
+RANGES = {"thickness": (0.05, 2.0), "clearance": (0.0, 10.0)}
 #: The panels templates fill, and the shipped template of each but the front.
 PANELS = {"front": None, "back": "tuckbox-back", "spine": "tuckbox-spine", "flap": "tuckbox-flap"}
 
@@ -65,6 +67,13 @@ class TuckboxKind(ComponentKind):
             yield Problem(
                 source.ref(("deck",)), f"'{name}' is not a deck of this edition ({decks})"
             )
+        for key, (least, most) in RANGES.items():
+            if key in source.data:
+                value = to_mm(parse_length(source.data[key]))
+                if not least <= value <= most:
+                    what = "a card's thickness" if key == "thickness" else "the clearance"
+                    message = f"{what} must be from {least:g}mm to {most:g}mm, not {value:g}mm"
+                    yield Problem(source.ref((key,)), message)
 
     def component(self, id: str, source: Source, reader: Reader) -> Tuckbox:
         data = source.data

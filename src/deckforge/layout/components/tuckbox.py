@@ -224,16 +224,35 @@ def tuckbox(edition: Edition, box: Tuckbox, profile: Profile) -> list[Page]:
 
 
 def _paper(edition: Edition, box: Tuckbox, die: DieLine, profile: Profile) -> tuple[float, float]:
-    """The profile's paper, turned if the die line fits only so; :class:`Unmade` when
-    it fits neither way."""
-    pw, ph = profile.document_paper
+    """The profile's paper, turned if the die line fits only so; :class:`Unmade`, naming
+    the profiles whose paper holds it, when it fits neither way."""
+    found = _fits(die, profile.document_paper)
+    if found is not None:
+        return found
+    from deckforge.profiles import all_profiles
+
+    size = f"{to_mm(die.w):.0f} × {to_mm(die.h):.0f} mm"
+    larger = [
+        p.id
+        for p in all_profiles().values()
+        if not p.document_bleed and _fits(die, p.document_paper) is not None
+    ]
+    advice = (
+        f"build it with a profile of larger paper ({', '.join(larger)})"
+        if larger
+        else "no profile's paper holds it: give the deck two boxes"
+    )
+    message = (
+        f"{profile.id}: the tuck box's die line ({size}) does not fit on its paper inside "
+        f"a {to_mm(MARGIN):g} mm margin; {advice}"
+    )
+    raise Unmade([Problem(box.ref, message)])
+
+
+def _fits(die: DieLine, paper: tuple[float, float]) -> tuple[float, float] | None:
+    """The paper, upright or turned, that holds the die line inside the margin."""
+    pw, ph = paper
     for w, h in ((pw, ph), (ph, pw)):
         if die.w + 2 * MARGIN <= w and die.h + 2 * MARGIN <= h:
             return w, h
-    size = f"{to_mm(die.w):.0f} × {to_mm(die.h):.0f} mm"
-    message = (
-        f"{profile.id}: the tuck box's die line ({size}) does not fit on its paper inside "
-        f"a {to_mm(MARGIN):g} mm margin; build it with a profile of larger paper "
-        "(pnp-a3, pnp-tabloid)"
-    )
-    raise Unmade([Problem(box.ref, message)])
+    return None
