@@ -138,6 +138,11 @@ def made_from(edition: Edition, profile: Profile, part) -> tuple:
     # A deck stands for what it was built from, known without going through its cards
     # (pickling the model of 100,000 cards took 0.6 s).
     made_of = edition.made_of.get(part.id) if any(part is d for d in edition.decks) else None
+    from deckforge.kinds.tuckbox import Tuckbox
+
+    if isinstance(part, Tuckbox) and part.deck in edition.made_of:
+        # A tuck box is sized from its deck: it is made of what the deck is made of.
+        return (settings, part, ("deck", part.deck, edition.made_of[part.deck]), profile)
     return (settings, ("deck", part.id, made_of) if made_of else part, profile)
 
 
@@ -155,16 +160,35 @@ def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: st
 
 
 def art_of(part, edition: Edition) -> list[Path]:
-    """The art files a deck's cards draw (components draw none), and the edition's own
-    templates they are drawn from."""
+    """The art files a deck's cards draw, and the edition's own templates they are drawn
+    from; for a board or a tuck box, every file of the edition's own templates (and a
+    tuck box's deck's art, its front drawn from the deck's back)."""
     from deckforge.kinds import deck_kinds
+    from deckforge.kinds.board import Board
+    from deckforge.kinds.tuckbox import Tuckbox
     from deckforge.layout.cards import template_files
+    from deckforge.templates import dependencies
 
+    if isinstance(part, Board):
+        return dependencies(edition) + _files_beside(part.folder, edition)
+    if isinstance(part, Tuckbox):
+        deck = next((d for d in edition.decks if d.id == part.deck), None)
+        return dependencies(edition) + (art_of(deck, edition) if deck is not None else [])
     if not any(part is deck for deck in edition.decks):
         return []
     kind = deck_kinds()[part.kind]
     art = [path for card in part.cards for path in kind.card_art(card)]
     return art + template_files(edition, part)
+
+
+def _files_beside(folder: Path, edition: Edition) -> list[Path]:
+    """The templates beside a component's file in another folder than the edition's."""
+    from deckforge.templates.load import EDITION_FOLDER
+
+    beside = folder / EDITION_FOLDER
+    if folder.resolve() == edition.folder.resolve() or not beside.is_dir():
+        return []
+    return sorted(p for p in beside.rglob("*.yaml") if p.is_file())
 
 
 def unchanged(

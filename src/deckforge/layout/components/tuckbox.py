@@ -131,7 +131,12 @@ def die_line_ops(die: DieLine, x: float, y: float, profile: Profile) -> list:
 
 
 def _deck(edition: Edition, box: Tuckbox) -> Deck:
-    return next(d for d in edition.decks if d.id == box.deck)
+    """The box's deck; :class:`Unmade` with no problem of its own when the deck was not
+    modelled (its own problems are reported)."""
+    deck = next((d for d in edition.decks if d.id == box.deck), None)
+    if deck is None or not deck.cards:
+        raise Unmade([])
+    return deck
 
 
 def _panel_faces(edition: Edition, box: Tuckbox, deck: Deck, die: DieLine) -> dict[str, Face]:
