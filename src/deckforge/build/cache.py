@@ -161,34 +161,35 @@ def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: st
 
 def art_of(part, edition: Edition) -> list[Path]:
     """The art files a deck's cards draw, and the edition's own templates they are drawn
-    from; for a board or a tuck box, every file of the edition's own templates (and a
-    tuck box's deck's art, its front drawn from the deck's back)."""
+    from; for a board or a tuck box, the edition's own templates it is drawn from (and a
+    tuck box's deck's, its front drawn from the deck's back)."""
     from deckforge.kinds import deck_kinds
     from deckforge.kinds.board import Board
     from deckforge.kinds.tuckbox import Tuckbox
     from deckforge.layout.cards import template_files
-    from deckforge.templates import dependencies
+    from deckforge.templates import edition_files
 
     if isinstance(part, Board):
-        return dependencies(edition) + _files_beside(part.folder, edition)
+        names = [part.template, *([part.pieces.template] if part.pieces else [])]
+        return edition_files(edition, names, part.folder)
     if isinstance(part, Tuckbox):
         deck = next((d for d in edition.decks if d.id == part.deck), None)
-        return dependencies(edition) + (art_of(deck, edition) if deck is not None else [])
+        names = [name for name in part.templates.values() if name is not None]
+        if deck is None or not deck.cards:
+            return edition_files(edition, names) if names else []
+        # The front is the deck's back, drawn for its first card.
+        from deckforge.layout.cards import look_of
+
+        look = look_of(deck)
+        back = look.back if isinstance(look.back, str) or look.back is None else look.back[0]
+        first = list(deck_kinds()[deck.kind].card_art(deck.cards[0]))
+        own = edition_files(edition, names) if names else []
+        return own + (edition_files(edition, [back], look.folder) if back else []) + first
     if not any(part is deck for deck in edition.decks):
         return []
     kind = deck_kinds()[part.kind]
     art = [path for card in part.cards for path in kind.card_art(card)]
     return art + template_files(edition, part)
-
-
-def _files_beside(folder: Path, edition: Edition) -> list[Path]:
-    """The templates beside a component's file in another folder than the edition's."""
-    from deckforge.templates.load import EDITION_FOLDER
-
-    beside = folder / EDITION_FOLDER
-    if folder.resolve() == edition.folder.resolve() or not beside.is_dir():
-        return []
-    return sorted(p for p in beside.rglob("*.yaml") if p.is_file())
 
 
 def unchanged(
