@@ -204,17 +204,24 @@ def test_a_piece_off_the_board_is_an_error_at_its_row(tmp_path):
     ]
 
 
-def test_a_board_template_that_does_not_exist_is_an_error_at_its_name(tmp_path):
-    root = tmp_path
-    (root / "decks" / "g").mkdir(parents=True)
-    (root / "decks" / "g" / "edition.yaml").write_text(
+def test_a_board_template_that_does_not_exist_is_an_error_at_its_name(tmp_path, capsys):
+    game = tmp_path / "decks" / "g"
+    game.mkdir(parents=True)
+    (game / "edition.yaml").write_text(
         "kind: edition\nid: g\ngame: g\ntitle: G\nlocale: en\nplayers: {min: 2, max: 4}\n"
-        "decks: []\ncomponents:\n  - {id: board, source: board.yaml}\n",
+        "decks:\n  - {id: cards, source: cards.yaml, size: poker}\n"
+        "components:\n  - {id: board, source: board.yaml}\n",
         encoding="utf-8",
     )
-    (root / "decks" / "g" / "board.yaml").write_text(
-        "kind: board\ntemplate: no-such-board\n", encoding="utf-8"
+    (game / "cards.yaml").write_text(
+        "kind: cards\nface: trivia\ncards:\n  - {question: Why, answer: So, category: arts}\n",
+        encoding="utf-8",
     )
-    code = main(["--decks", str(root / "decks"), "build", "--out", str(root / "out"), "--quiet"])
-    assert code == 1
-    assert not (root / "out").exists()
+    (game / "board.yaml").write_text("kind: board\ntemplate: no-such-board\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "decks/g/board.yaml:2:11: template: no template named 'no-such-board' (known: back, "
+    )
+    assert not out.exists()
