@@ -225,3 +225,50 @@ def test_a_board_template_that_does_not_exist_is_an_error_at_its_name(tmp_path, 
         "decks/g/board.yaml:2:11: template: no template named 'no-such-board' (known: back, "
     )
     assert not out.exists()
+
+
+def _csv_board(root: Path, rows: str) -> Path:
+    """The starter game with its board's spaces in a CSV file instead of its YAML."""
+    from deckforge.authoring.game import new_game
+
+    (root / "decks").mkdir()
+    folder = new_game(Project(root / "decks"), "quiz")
+    board = folder / "board.yaml"
+    text = board.read_text(encoding="utf-8")
+    head = text[: text.index("  at:\n")]
+    board.write_text(head + "  data: spaces.csv\n", encoding="utf-8")
+    (folder / "spaces.csv").write_text(rows, encoding="utf-8")
+    return root / "decks"
+
+
+def test_a_boards_pieces_may_be_a_csv_file(tmp_path):
+    """The same spaces from a spreadsheet draw the same board."""
+    decks = _csv_board(
+        tmp_path, "x,y,category,label\n30mm,390mm,science,START\n75mm,390mm,history,\n"
+    )
+    out = tmp_path / "build"
+    assert (
+        main(["--decks", str(decks), "build", "--out", str(out), "--quiet", "--profile", "printer"])
+        == 0
+    )
+    project = Project(decks)
+    editions, _ = gather(project, select_editions(project, ["quiz"]))
+    from deckforge.kinds.board import Board
+
+    board = next(c for c in editions[0].components if isinstance(c, Board))
+    assert [(round(p.x / mm(1), 3), round(p.y / mm(1), 3)) for p in board.pieces.pieces] == [
+        (30, 390),
+        (75, 390),
+    ]
+    assert board.pieces.pieces[0].values["label"].value == "START"
+
+
+def test_a_piece_whose_place_is_not_a_length_is_an_error_at_its_cell(tmp_path, capsys):
+    decks = _csv_board(tmp_path, "x,y,category\n30mm,390,science\n")
+    out = tmp_path / "build"
+    assert main(["--decks", str(decks), "build", "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "decks/quiz/spaces.csv:2:6: '390' is not a length (use mm, cm, in or pt, e.g. '3mm')"
+    )
+    assert not out.exists()
