@@ -67,6 +67,7 @@ __all__ = [
     "Library",
     "compile_named",
     "context_for",
+    "context_of",
     "draw_parts",
     "edition_files",
     "lay_out_deck",
@@ -78,18 +79,29 @@ __all__ = [
 
 def context_for(edition: Edition, deck: Deck) -> Context:
     """The context of one deck of an edition of the model."""
+    shared = {"id": deck.id, "back": deck.back_label, "size": deck.size_name}
+    return context_of(edition, shared, deck.size_mm, f"{edition.id}/{deck.id}")
+
+
+def context_of(
+    edition: Edition, values: Mapping[str, object], size_mm: tuple[float, float] | None, key: str
+) -> Context:
+    """A context of an edition: the values bindings read under ``deck``, the size drawn
+    at (None: the template's own) and the prefix of the keys of shared faces."""
     palette = {
         "ink": edition.palette.ink,
         "paper": edition.palette.paper,
         "accent": edition.palette.accent,
         "accent_dark": edition.palette.accent_dark,
     }
-    shared = shared_values(
-        {"id": deck.id, "back": deck.back_label, "size": deck.size_name},
-        {"id": edition.id, "game": edition.game, "title": edition.title, "locale": edition.locale},
-        palette,
-    )
-    return Context(edition.locale, palette, shared, deck.size_mm, f"{edition.id}/{deck.id}")
+    edition_values = {
+        "id": edition.id,
+        "game": edition.game,
+        "title": edition.title,
+        "locale": edition.locale,
+    }
+    shared = shared_values(values, edition_values, palette)
+    return Context(edition.locale, palette, shared, size_mm, key)
 
 
 def compile_named(
@@ -275,23 +287,7 @@ def draw_parts(
     mirrored (a right-to-left edition's, unless it says ``mirror: false``)."""
     library = _library(edition, folder)
     if context is None:
-        palette = {
-            "ink": edition.palette.ink,
-            "paper": edition.palette.paper,
-            "accent": edition.palette.accent,
-            "accent_dark": edition.palette.accent_dark,
-        }
-        shared = shared_values(
-            {"id": key},
-            {
-                "id": edition.id,
-                "game": edition.game,
-                "title": edition.title,
-                "locale": edition.locale,
-            },
-            palette,
-        )
-        context = Context(edition.locale, palette, shared, None, f"{edition.id}/{key}")
+        context = context_of(edition, {"id": key}, None, f"{edition.id}/{key}")
     stream = stream_cards(parts, library, context, name, None, ref, data, _root(edition))
     cards, problems = stream.whole()
     template, _ = library.get(name)

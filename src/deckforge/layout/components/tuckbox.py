@@ -179,21 +179,10 @@ def _panel_faces(edition: Edition, box: Tuckbox, deck: Deck, die: DieLine) -> di
 
 
 def _sized(edition: Edition, box: Tuckbox, panel: str, size: tuple[float, float]):
-    from deckforge.templates import Context
-    from deckforge.templates.bind import shared_values
+    """A panel's context: drawn at its size, its deck's id under ``deck``."""
+    from deckforge.templates import context_of
 
-    palette = {
-        "ink": edition.palette.ink,
-        "paper": edition.palette.paper,
-        "accent": edition.palette.accent,
-        "accent_dark": edition.palette.accent_dark,
-    }
-    shared = shared_values(
-        {"id": box.deck},
-        {"id": edition.id, "game": edition.game, "title": edition.title, "locale": edition.locale},
-        palette,
-    )
-    return Context(edition.locale, palette, shared, size, f"{edition.id}/{box.id}/{panel}")
+    return context_of(edition, {"id": box.deck}, size, f"{edition.id}/{box.id}/{panel}")
 
 
 def tuckbox(edition: Edition, box: Tuckbox, profile: Profile) -> list[Page]:
