@@ -76,7 +76,7 @@ def build_new_game(root: Path) -> tuple[Path, list[dict]]:
     args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]
     assert main([*args, "--profile", "printer", "--profile", "pnp-a4"]) == 0
     entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
-    return out, [e for e in entries if e["kind"] == "cards"]
+    return out, [e for e in entries if e["kind"] in ("cards", "board", "tuckbox")]
 
 
 def build_features(root: Path) -> tuple[Path, list[dict]]:

@@ -22,11 +22,11 @@ from deckforge.drawing.ops import (
     mix,
 )
 from deckforge.kinds.pawns import Pawns
-from deckforge.kinds.track import Track
 from deckforge.layout.components.sheet import Sheet, palette, set_text
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
+from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale, number
@@ -49,6 +49,18 @@ def _inks(edition):
 
 
 # --- score track ------------------------------------------------------------------------
+
+
+@record(frozen=True)
+class Track:
+    """The score track as it was given: a title and spaces numbered from one number to
+    another, over sheets."""
+
+    id: str
+    title: SourceText
+    start: int
+    end: int
+    sheets: int
 
 
 def _score_track(edition: Edition, track: Track, profile: Profile) -> list[Page]:

@@ -92,7 +92,8 @@ def test_every_page_matches_its_golden(built, manifest):
 
 
 def test_the_cards_of_a_new_game_match_their_goldens(new_game_built):
-    """The trivia and role cards 'deckforge new game' makes, as printed."""
+    """The trivia and role cards, the board and the tuck box 'deckforge new game' makes, as
+    printed."""
     _match(*new_game_built, NEW_GAME)
 
 

@@ -24,9 +24,11 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
 
 #: Paper sizes in millimetres (portrait).
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
+    "A3": (297.0, 420.0),
     "A4": (210.0, 297.0),
     "A5": (148.0, 210.0),
     "Letter": (215.9, 279.4),
+    "Tabloid": (279.4, 431.8),
 }
 
 

@@ -67,21 +67,30 @@ def test_watch_rebuilds_an_edit_and_survives_an_error(tmp_path):
 
 
 def test_watch_rebuilds_a_deck_when_its_csv_or_its_template_changes(tmp_path):
-    """A game of one's own: a new row of cards.csv rebuilds the trivia deck alone, and so
-    does a template of the game's own that the trivia deck is drawn from."""
+    """A game of one's own: a new row of cards.csv rebuilds the trivia deck and its tuck
+    box (sized from its count), and a template of the game's own that the trivia deck is
+    drawn from rebuilds the deck alone."""
     from deckforge.authoring.game import new_game
 
     (tmp_path / "decks").mkdir()
     folder = new_game(Project(tmp_path / "decks"), "quiz")
     with watching(tmp_path / "decks", tmp_path / "build") as wait_for:
         rounds = wait_for(1)
-        assert sorted(rounds[0].written) == ["quiz/printer/roles.pdf", "quiz/printer/trivia.pdf"]
+        assert sorted(rounds[0].written) == [
+            "quiz/printer/board.pdf",
+            "quiz/printer/roles.pdf",
+            "quiz/printer/trivia-box.pdf",
+            "quiz/printer/trivia.pdf",
+        ]
         time.sleep(0.05)
         with (folder / "cards.csv").open("a", encoding="utf-8") as out:
             out.write("q13,What is the largest planet?,Jupiter,science\n")
         wait_for(2)
         assert rounds[1].changed == ["decks/quiz/cards.csv"]
-        assert rounds[1].written == ["quiz/printer/trivia.pdf"]
+        assert sorted(rounds[1].written) == [
+            "quiz/printer/trivia-box.pdf",
+            "quiz/printer/trivia.pdf",
+        ]
         own = "kind: template\nextends: trivia\ncolours:\n  science: '#123456'\n"
         (folder / "templates" / "trivia.yaml").write_text(own, encoding="utf-8")
         wait_for(3)

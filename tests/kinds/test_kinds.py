@@ -26,7 +26,7 @@ def _clear() -> None:
 def test_every_kind_is_found_in_the_order_it_is_listed():
     decks = ["cards", "places", "mess", "which-way", "numbered", "blank", "pictures"]
     assert list(deck_kinds()) == decks
-    assert list(component_kinds()) == ["score-pad", "rulebook", "track", "pawns"]
+    assert list(component_kinds()) == ["score-pad", "rulebook", "board", "pawns", "tuckbox"]
     assert [k.name for k in all_kinds()] == [*decks, *component_kinds()]
 
 

@@ -210,10 +210,32 @@ def test_an_edit_to_a_decks_data_file_rebuilds_only_that_decks_files(tmp_path):
     data = decks / "quiz" / "cards.csv"
     data.write_text(data.read_text(encoding="utf-8").replace("?", "??", 1), encoding="utf-8")
     second = build(Project(decks), out, profile_names=["printer"])
-    assert [e.path for e in second.written] == ["quiz/printer/trivia.pdf"]
-    assert [e.path for e in second.unchanged] == ["quiz/printer/roles.pdf"]
+    # The tuck box is sized from the trivia deck and shows its back: made again too.
+    written = sorted(e.path for e in second.written)
+    assert written == ["quiz/printer/trivia-box.pdf", "quiz/printer/trivia.pdf"]
+    assert sorted(e.path for e in second.unchanged) == [
+        "quiz/printer/board.pdf",
+        "quiz/printer/roles.pdf",
+    ]
     after = _hashes(out)
     assert after["quiz/printer/trivia.pdf"] != before["quiz/printer/trivia.pdf"]
+
+
+def test_an_edit_to_a_boards_template_draws_the_board_again(tmp_path):
+    from deckforge.authoring.game import new_game
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    new_game(Project(decks), "quiz")
+    out = tmp_path / "build"
+    build(Project(decks), out, profile_names=["printer"])
+    before = _hashes(out)
+    template = decks / "quiz" / "templates" / "board.yaml"
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text.replace("font_size: 60pt", "font_size: 50pt"), encoding="utf-8")
+    second = build(Project(decks), out, profile_names=["printer"])
+    assert "quiz/printer/board.pdf" in [e.path for e in second.written]
+    assert _hashes(out)["quiz/printer/board.pdf"] != before["quiz/printer/board.pdf"]
 
 
 def test_an_edit_to_the_edition_manifest_draws_the_decks_again(tmp_path):

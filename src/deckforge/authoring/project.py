@@ -77,6 +77,13 @@ class Copied:
     def _inside(self, source: str) -> str:
         return posixpath.normpath(f"{self.edition.folder}/{source}")
 
+    def keep_templates(self) -> None:
+        """Copy the edition's own templates too (a board's, drawn from them)."""
+        home = f"{self.edition.folder}/"
+        for path in shipped.files_of(self.edition):
+            if path.startswith(f"{home}templates/"):
+                self.copies[path.removeprefix(home)] = shipped.read(path).decode("utf-8")
+
 
 @record
 class Linked:
@@ -99,6 +106,9 @@ class Linked:
         they are: ``../guess-the-mess/mess.yaml``, not where a link leads)."""
         target = os.path.normpath(os.path.abspath(self.folder / source))
         return Path(os.path.relpath(target, os.path.abspath(self.new_folder))).as_posix()
+
+    def keep_templates(self) -> None:
+        """Nothing to copy: the base's files, its templates beside them, stay where they are."""
 
 
 def flat_names(paths: list[str], home: str) -> dict[str, str]:

@@ -144,6 +144,7 @@ def new_edition(project: Project, name: str, base: str) -> Path:
     )
     schema = os.path.relpath(project.root / "schemas" / "edition.schema.json", folder)
     lines = _edition_lines(name, data, schema, places_deck, origin.place)
+    origin.keep_templates()
     folder.mkdir(parents=True)
     (folder / EDITION_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
     for relpath, text in origin.copies.items():

@@ -81,6 +81,15 @@ maps and how each of its expressions is read.
   the file, line and column. The data a deck binds is checked against what its
   templates need (text, number, colour, icon, picture file) before anything is drawn,
   each problem at its cell (`cards.csv:12:7`, `cards.xlsx!Cards:B12`).
+- **Boards and tuck boxes** are drawn from templates too. A board's template (`kind:
+  board`, `template:`) gives the board's size as its `width` and `height` (any size up
+  to 1000 mm a side) and binds `{title}`; its `pieces` are rows of data, each drawn from
+  a template of its own at that template's size with its centre at the row's `x` and
+  `y`, binding the row's other keys (`{category}`, `{value|digits}`). A tuck box's panel
+  templates (`front`, `back`, `spine`, `flap`) are drawn at the panel's size, whatever
+  size they name, and bind `{title}`, `{deck}` and `{cards}` (its card count); the
+  front is by default the deck's own back template. The shipped `tuckbox-back`,
+  `tuckbox-spine` and `tuckbox-flap` are where to start.
 """
 
 

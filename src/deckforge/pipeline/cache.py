@@ -138,6 +138,11 @@ def made_from(edition: Edition, profile: Profile, part) -> tuple:
     # A deck stands for what it was built from, known without going through its cards
     # (pickling the model of 100,000 cards took 0.6 s).
     made_of = edition.made_of.get(part.id) if any(part is d for d in edition.decks) else None
+    from deckforge.kinds.tuckbox import Tuckbox
+
+    if isinstance(part, Tuckbox) and part.deck in edition.made_of:
+        # A tuck box is sized from its deck: it is made of what the deck is made of.
+        return (settings, part, ("deck", part.deck, edition.made_of[part.deck]), profile)
     return (settings, ("deck", part.id, made_of) if made_of else part, profile)
 
 
@@ -155,11 +160,31 @@ def output_hash(source: tuple, art: list[Path], known: dict[str, str], tools: st
 
 
 def art_of(part, edition: Edition) -> list[Path]:
-    """The art files a deck's cards draw (components draw none), and the edition's own
-    templates they are drawn from."""
+    """The art files a deck's cards draw, and the edition's own templates they are drawn
+    from; for a board or a tuck box, the edition's own templates it is drawn from (and a
+    tuck box's deck's, its front drawn from the deck's back)."""
     from deckforge.kinds import deck_kinds
+    from deckforge.kinds.board import Board
+    from deckforge.kinds.tuckbox import Tuckbox
     from deckforge.layout.cards import template_files
+    from deckforge.templates import edition_files
 
+    if isinstance(part, Board):
+        names = [part.template, *([part.pieces.template] if part.pieces else [])]
+        return edition_files(edition, names, part.folder)
+    if isinstance(part, Tuckbox):
+        deck = next((d for d in edition.decks if d.id == part.deck), None)
+        names = [name for name in part.templates.values() if name is not None]
+        if deck is None or not deck.cards:
+            return edition_files(edition, names) if names else []
+        # The front is the deck's back, drawn for its first card.
+        from deckforge.layout.cards import look_of
+
+        look = look_of(deck)
+        back = look.back if isinstance(look.back, str) or look.back is None else look.back[0]
+        first = list(deck_kinds()[deck.kind].card_art(deck.cards[0]))
+        own = edition_files(edition, names) if names else []
+        return own + (edition_files(edition, [back], look.folder) if back else []) + first
     if not any(part is deck for deck in edition.decks):
         return []
     kind = deck_kinds()[part.kind]

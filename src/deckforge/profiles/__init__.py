@@ -5,6 +5,7 @@ Adding a profile means adding a file here.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -109,6 +110,8 @@ class Profile:
     output_intent: OutputIntent = OutputIntent()
     #: Whether the pages of one file may differ in size.
     mixed_sizes: bool = False
+    #: Whether a build that names no profile makes it.
+    default: bool = True
 
     @property
     def cmyk(self) -> bool:
@@ -186,6 +189,7 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
             rich_black=tuple(v / 100 for v in d.get("rich_black", (60, 40, 40, 100))),
             pdfx=d.get("pdfx"),
             output_intent=_output_intent(d.get("output_intent", {}), path),
+            default=d.get("default", True),
         )
     if problems:
         raise BuildFailed(problems)
@@ -217,10 +221,24 @@ def _out_of_range(source, data: dict) -> list[_Problem]:
     return problems
 
 
+#: How a profile that is built only when named says so: read before YAML is, so that a
+#: build with nothing to do knows its profiles at once (the schema checks the key).
+_NAMED_ONLY = re.compile(r"^default:\s*false\s*$", re.MULTILINE)
+
+
+def default_names(folder: Path = FOLDER) -> list[str]:
+    """The ids of the profiles a build that names none makes, from their files."""
+    return [
+        path.stem
+        for path in sorted(folder.glob("*.yaml"))
+        if not _NAMED_ONLY.search(path.read_text(encoding="utf-8"))
+    ]
+
+
 def select_profiles(names: list[str] | None) -> list[Profile]:
-    """Profiles to build: all, or those named (only those are read)."""
+    """Profiles to build: those built by default, or those named (only those are read)."""
     if not names:
-        return list(all_profiles().values())
+        return [p for p in all_profiles().values() if p.default]
     known = sorted(path.stem for path in FOLDER.glob("*.yaml"))
     unknown = [n for n in names if n not in known]
     if unknown:

@@ -58,6 +58,7 @@ from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
 from deckforge.templates.draw import DeckDrawing, card_id, side_of
 from deckforge.templates.load import EDITION_FOLDER, Layer, Library
+from deckforge.text.script import is_rtl_locale
 
 __all__ = [
     "CardStream",
@@ -66,6 +67,8 @@ __all__ = [
     "Library",
     "compile_named",
     "context_for",
+    "context_of",
+    "draw_parts",
     "edition_files",
     "lay_out_deck",
     "needs",
@@ -76,18 +79,29 @@ __all__ = [
 
 def context_for(edition: Edition, deck: Deck) -> Context:
     """The context of one deck of an edition of the model."""
+    shared = {"id": deck.id, "back": deck.back_label, "size": deck.size_name}
+    return context_of(edition, shared, deck.size_mm, f"{edition.id}/{deck.id}")
+
+
+def context_of(
+    edition: Edition, values: Mapping[str, object], size_mm: tuple[float, float] | None, key: str
+) -> Context:
+    """A context of an edition: the values bindings read under ``deck``, the size drawn
+    at (None: the template's own) and the prefix of the keys of shared faces."""
     palette = {
         "ink": edition.palette.ink,
         "paper": edition.palette.paper,
         "accent": edition.palette.accent,
         "accent_dark": edition.palette.accent_dark,
     }
-    shared = shared_values(
-        {"id": deck.id, "back": deck.back_label, "size": deck.size_name},
-        {"id": edition.id, "game": edition.game, "title": edition.title, "locale": edition.locale},
-        palette,
-    )
-    return Context(edition.locale, palette, shared, deck.size_mm, f"{edition.id}/{deck.id}")
+    edition_values = {
+        "id": edition.id,
+        "game": edition.game,
+        "title": edition.title,
+        "locale": edition.locale,
+    }
+    shared = shared_values(values, edition_values, palette)
+    return Context(edition.locale, palette, shared, size_mm, key)
 
 
 def compile_named(
@@ -255,6 +269,30 @@ def stream_deck(edition: Edition, deck: Deck, look: Look) -> CardStream:
         _root(edition),
         look.named,
     )
+
+
+def draw_parts(
+    edition: Edition,
+    name: str,
+    parts: Sequence[object],
+    ref: SourceRef,
+    key: str,
+    folder: Path | None = None,
+    data: Rows | None = None,
+    context: Context | None = None,
+) -> tuple[list[Card], list[Problem], bool]:
+    """Parts of a component that are not a deck's cards (a board, the pieces on it, a
+    tuck box's panels) drawn from one template at its own size (or the ``context``'s),
+    each as a card's face; the problems that stop them; and whether the template is
+    mirrored (a right-to-left edition's, unless it says ``mirror: false``)."""
+    library = _library(edition, folder)
+    if context is None:
+        context = context_of(edition, {"id": key}, None, f"{edition.id}/{key}")
+    stream = stream_cards(parts, library, context, name, None, ref, data, _root(edition))
+    cards, problems = stream.whole()
+    template, _ = library.get(name)
+    mirror = template is not None and template.settings.get("mirror", (True,))[0] is not False
+    return cards, problems, mirror and is_rtl_locale(edition.locale)
 
 
 def _root(edition: Edition) -> Path:

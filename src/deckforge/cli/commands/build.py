@@ -74,12 +74,18 @@ def up_to_date(args: argparse.Namespace) -> int | None:
 
     manifests = sorted(args.decks.glob("*/edition.yaml"))
     folder = Path(deckforge.__file__).parent / "profiles"
-    names = args.profile or [path.stem for path in sorted(folder.glob("*.yaml"))]
+    names = args.profile or _default_names(folder)
     profiles = {name: folder / f"{name}.yaml" for name in names}
     if not manifests or not all(path.is_file() for path in profiles.values()):
         return None
     fresh = cache.fresh_editions(args.decks.resolve().parent, manifests, args.out, profiles)
     return len(manifests) if len(fresh) == len(manifests) else None
+
+
+def _default_names(folder: Path) -> list[str]:
+    from deckforge.profiles import default_names
+
+    return default_names(folder)
 
 
 def run(args: argparse.Namespace) -> int:

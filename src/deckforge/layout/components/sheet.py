@@ -88,3 +88,11 @@ def set_text(
         return fit(text.value, width, height, style, locale)
     except FitError as exc:
         raise TextDoesNotFit(text, exc) from exc
+
+
+class Unmade(Exception):
+    """A component drawn from templates that cannot be drawn, with the problems found."""
+
+    def __init__(self, problems: list):
+        super().__init__("; ".join(p.message for p in problems))
+        self.problems = problems
