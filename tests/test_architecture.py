@@ -22,9 +22,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The build folder: atomic writes, the lock, the build manifest; memos in the cache.
     ("fsutil", "manifest", "memo"),
     # The drawing operations: the plain data that text, art, templates and layout make
-    # and renderers draw, and the shapes (player symbols, arrows) made of them. They live
-    # in layout/ but stand above everything that draws.
-    ("layout.ops", "layout.shapes"),
+    # and renderers draw, the shapes (player symbols, arrows) made of them, and cards' cut
+    # shapes. They live in layout/ but stand above everything that draws.
+    ("layout.ops", "layout.shapes", "layout.outline"),
     # Every use of ReportLab's private API (documents and pages, font faces): below the
     # text and render stages that use it.
     ("rl",),
