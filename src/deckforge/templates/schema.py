@@ -116,6 +116,40 @@ def _level(level: int, defs: dict) -> str:
     return name
 
 
+#: The keys that give a template's card its trim and cut shape.
+_TRIM = {
+    "size": {"description": "A trade card size.", "enum": list(CARD_SIZES_MM)},
+    "width": {
+        **_LENGTH,
+        "description": "A custom card width (with height; alone for a circle or a "
+        "regular hexagon).",
+    },
+    "height": {
+        **_LENGTH,
+        "description": "A custom card height (with width; alone for a circle or a "
+        "regular hexagon).",
+    },
+    "orientation": {
+        "description": "Which side of the card is the longer: 'landscape' turns a "
+        "trade size (or width and height) so that its width is.",
+        "enum": list(ORIENTATIONS),
+    },
+    "shape": {
+        "description": "The card's cut shape: a rectangle (corners rounded by "
+        "'radius'), a circle (an ellipse if the card is not square) or a hexagon "
+        "('pointy': a corner up; 'flat': a side up). The bleed follows it.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type"],
+        "properties": {
+            "type": {"enum": list(OUTLINES)},
+            "radius": {**_LENGTH, "description": "A rectangle's corner radius."},
+            "orientation": {"enum": list(HEXAGONS)},
+        },
+    },
+}
+
+
 def build() -> dict:
     """The schema of template files."""
     defs = _definitions()
@@ -132,35 +166,7 @@ def build() -> dict:
             "kind": {"const": "template"},
             "description": {"description": "What the template is for.", "type": "string"},
             "extends": {**_NAME, "description": "The template this one changes."},
-            "size": {"description": "A trade card size.", "enum": list(CARD_SIZES_MM)},
-            "width": {
-                **_LENGTH,
-                "description": "A custom card width (with height; alone for a circle or a "
-                "regular hexagon).",
-            },
-            "height": {
-                **_LENGTH,
-                "description": "A custom card height (with width; alone for a circle or a "
-                "regular hexagon).",
-            },
-            "orientation": {
-                "description": "Which side of the card is the longer: 'landscape' turns a "
-                "trade size (or width and height) so that its width is.",
-                "enum": list(ORIENTATIONS),
-            },
-            "shape": {
-                "description": "The card's cut shape: a rectangle (corners rounded by "
-                "'radius'), a circle (an ellipse if the card is not square) or a hexagon "
-                "('pointy': a corner up; 'flat': a side up). The bleed follows it.",
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["type"],
-                "properties": {
-                    "type": {"enum": list(OUTLINES)},
-                    "radius": {**_LENGTH, "description": "A rectangle's corner radius."},
-                    "orientation": {"enum": list(HEXAGONS)},
-                },
-            },
+            **_TRIM,
             "bleed": {**_LENGTH, "description": "Bleed around the trim (default 3.175mm)."},
             "safe": {**_LENGTH, "description": "Inset of the safe area (default 3.175mm)."},
             "mirror": {

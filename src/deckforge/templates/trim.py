@@ -93,8 +93,8 @@ def trim_of(template: Template, size_mm: tuple[float, float] | None = None) -> T
 
 def _sides(settings: dict, kind: str, points, problems: list[Problem], where: SourceRef):
     """Width and height as given; a circle's or a regular hexagon's other side from one."""
-    width = points("width", 0.0, "card") if "width" in settings else None
-    height = points("height", 0.0, "card") if "height" in settings else None
+    width = points("width", mm(63.5), "card") if "width" in settings else None
+    height = points("height", mm(88.9), "card") if "height" in settings else None
     ref = settings["width" if "width" in settings else "height"][1].ref
     if width is not None and height is not None:
         return width, height, ref

@@ -1,0 +1,231 @@
+"""Cards of any size and shape, from their templates: a landscape deck, a square deck, 40
+round tokens and 19 pointy hex tiles, built in every profile and read back from the PDFs
+(page boxes, how many cards a sheet holds, the cut lines and the shops' die lines)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from deckforge.cli import main
+from deckforge.profiles import all_profiles
+from deckforge.render.raster import rasterize
+from deckforge.units import mm
+
+#: The decks of the edition built here: (id, face and back template keys, cards).
+LANDSCAPE = "width: 88.9mm\nheight: 63.5mm\n"
+SQUARE = "size: square\n"
+TOKEN = "width: 25mm\nshape: {type: circle}\nbleed: 2mm\nsafe: 2mm\n"
+TILE = "height: 50mm\nshape: {type: hexagon, orientation: pointy}\nbleed: 2mm\nsafe: 3mm\n"
+DECKS = {"landscape": (LANDSCAPE, 9), "square": (SQUARE, 9), "tokens": (TOKEN, 40)}
+DECKS["tiles"] = (TILE, 19)
+
+EDITION = """\
+kind: edition
+id: shapes
+game: shapes
+title: Shapes
+locale: en
+players: {min: 2, max: 4}
+decks:
+"""
+FACE = """\
+kind: template
+{size}elements:
+  - {{name: background, type: rect, bleed: true, fill: "#3E7CB1"}}
+  - {{name: label, type: text, text: "{{label}}", x: 20%, right: 20%, y: 40%, h: 20%}}
+"""
+BACK = """\
+kind: template
+{size}elements:
+  - {{name: background, type: rect, bleed: true, fill: "#E4572E"}}
+"""
+
+
+def write_edition(folder: Path, decks: dict = DECKS) -> Path:
+    """An edition of the decks, each face and back of the size and shape given."""
+    (folder / "templates").mkdir(parents=True)
+    lines = [EDITION]
+    for deck, (size, count) in decks.items():
+        (folder / "templates" / f"{deck}-face.yaml").write_text(FACE.format(size=size))
+        (folder / "templates" / f"{deck}-back.yaml").write_text(BACK.format(size=size))
+        cards = "".join(f"  - {{id: c{n}, label: '{n}'}}\n" for n in range(1, count + 1))
+        source = f"kind: cards\nface: {deck}-face\nback: {deck}-back\ncards:\n{cards}"
+        (folder / f"{deck}.yaml").write_text(source)
+        lines.append(f"  - {{id: {deck}, source: {deck}.yaml, count: {count}}}\n")
+    (folder / "edition.yaml").write_text("".join(lines))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """The edition built in every profile: the output folder and the manifest's cards."""
+    root = tmp_path_factory.mktemp("shapes")
+    write_edition(root / "decks" / "shapes")
+    out = root / "build"
+    assert main(["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]) == 0
+    entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    return out, [e for e in entries if e["kind"] == "cards"]
+
+
+def _entry(shapes, deck: str, profile: str) -> tuple[Path, dict]:
+    out, entries = shapes
+    (found,) = [e for e in entries if e["deck"] == deck and e["profile"] == profile]
+    return out / found["path"], found
+
+
+def _box(page, name: str) -> tuple[float, float]:
+    box = [float(v) for v in page[name]]
+    return round(box[2] - box[0], 2), round(box[3] - box[1], 2)
+
+
+def _placements(page) -> int:
+    """How many card sides a page draws: placements start ``q x y w h re W n``."""
+    ops = [str(op) for _, op in pikepdf.parse_content_stream(page)]
+    return sum(ops[i : i + 4] == ["q", "re", "W", "n"] for i in range(len(ops)))
+
+
+def test_a_deck_prints_at_its_templates_size_landscape_in_every_profile(shapes):
+    path, found = _entry(shapes, "landscape", "printer")
+    assert found["trim_mm"] == [88.9, 63.5]
+    with pikepdf.open(path) as pdf:
+        assert {_box(page, "/TrimBox") for page in pdf.pages} == {(252.0, 180.0)}
+        assert len(pdf.pages) == 18
+    path, _ = _entry(shapes, "landscape", "pnp-a4")
+    with pikepdf.open(path) as pdf:
+        faces, backs = pdf.pages[0], pdf.pages[1]
+        assert _box(faces, "/MediaBox") == (841.89, 595.28)  # A4 turned: 3 × 3 fit
+        assert _placements(faces) == _placements(backs) == 9
+        assert len(pdf.pages) == 2
+
+
+def test_a_square_deck_prints_square(shapes):
+    path, found = _entry(shapes, "square", "printer")
+    assert found["trim_mm"] == [70.0, 70.0]
+    with pikepdf.open(path) as pdf:
+        assert {_box(page, "/TrimBox") for page in pdf.pages} == {(198.43, 198.43)}
+
+
+def test_a_deck_gives_its_size_over_its_templates(tmp_path):
+    folder = write_edition(tmp_path / "decks" / "shapes", {"landscape": (LANDSCAPE, 3)})
+    text = (folder / "edition.yaml").read_text()
+    (folder / "edition.yaml").write_text(text.replace("count: 3}", "count: 3, size: poker}"))
+    out = tmp_path / "build"
+    args = ["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]
+    assert main([*args, "--profile", "printer"]) == 0
+    entries = json.loads((out / "manifest.json").read_text())["outputs"]
+    assert [e["trim_mm"] for e in entries if e["kind"] == "cards"] == [[63.5, 88.9]]
+
+
+def test_a_face_and_a_back_of_different_sizes_are_an_error_naming_both(tmp_path, capsys):
+    folder = write_edition(tmp_path / "decks" / "shapes", {"landscape": (LANDSCAPE, 3)})
+    back = folder / "templates" / "landscape-back.yaml"
+    back.write_text(BACK.format(size=SQUARE))
+    code = main(["--decks", str(tmp_path / "decks"), "validate"])
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("decks/")]
+    assert code == 1
+    assert lines == [
+        "decks/shapes/templates/landscape-back.yaml:2:7: size: the back template 'landscape-back' "
+        "is a 70 × 70 mm card, the face template 'landscape-face' "
+        "(decks/shapes/templates/landscape-face.yaml:2:8) a 88.9 × 63.5 mm one: give both "
+        "the same size and shape, or the deck a 'size'"
+    ]
+
+
+@pytest.mark.parametrize(("deck", "cards", "across"), [("tokens", 40, 25.0), ("tiles", 19, 50.0)])
+def test_tokens_and_tiles_fill_as_few_a4_sheets_as_fit(shapes, deck, cards, across):
+    path, found = _entry(shapes, deck, "pnp-a4")
+    w, h = found["trim_mm"]
+    assert max(w, h) == pytest.approx(across, abs=0.01)
+    profile = all_profiles()["pnp-a4"]
+    usable = [side - 2 * profile.margin for side in profile.paper]
+    most = max(int(a // mm(w)) * int(b // mm(h)) for a, b in (usable, usable[::-1]))
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 2 * math.ceil(cards / most)
+        assert sum(_placements(page) for page in pdf.pages[::2]) == cards
+
+
+def _cut_strokes(page) -> list[list[str]]:
+    """The paths stroked in the CutContour spot colour, each as its operators, and
+    whether each was inside an optional-content group (its /OC name) or not ('')."""
+    found, layer, path, spot = [], "", [], False
+    for operands, operator in pikepdf.parse_content_stream(page):
+        op = str(operator)
+        if op == "BDC" and str(operands[0]) == "/OC":
+            layer = str(operands[1])
+        elif op == "EMC":
+            layer = ""
+        elif op == "CS":
+            spot = str(operands[0]) == "/CutContour"
+        elif op in ("m", "l", "c", "h", "re"):
+            path.append(op)
+        elif op == "S" and spot:
+            found.append((layer, path))
+            path = []
+        elif op in ("S", "f", "n", "B", "f*", "W"):
+            path = []
+    return found
+
+
+@pytest.mark.parametrize("profile", ["printer", "printer-cmyk"])
+@pytest.mark.parametrize(("deck", "curve"), [("tokens", "c"), ("tiles", "l")])
+def test_shop_files_carry_one_cutcontour_die_line_a_page(shapes, profile, deck, curve):
+    """The die line is a Separation 'CutContour' path, stroked and overprinting, drawn
+    after the art; in PDF/X-4 on its own layer, in PDF/X-1a (which has no optional
+    content) without one."""
+    path, _ = _entry(shapes, deck, profile)
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            (stroke,) = _cut_strokes(page)
+            layer, ops = stroke
+            assert curve in ops and ops[-1] == "h"
+            resources = page.Resources
+            space = resources.ColorSpace.CutContour
+            assert str(space[0]) == "/Separation" and str(space[1]) == "/CutContour"
+            states = [resources.ExtGState[k] for k in resources.ExtGState.keys()]
+            assert any(bool(s.get("/OP", False)) for s in states)
+            if profile == "printer":
+                assert layer and str(resources.Properties[layer].Name) == "CutContour"
+            else:
+                assert layer == ""
+        layers = pdf.Root.get("/OCProperties")
+        if profile == "printer":
+            assert [str(g.Name) for g in layers.OCGs] == ["CutContour"]
+            assert str(layers.D.Name) == "Default"
+        else:
+            assert layers is None
+
+
+def test_bleed_follows_the_shape(shapes):
+    """A token's art reaches the printer's bleed beyond its circle, and nothing paints
+    the page's corners, outside that circle grown by the bleed."""
+    path, found = _entry(shapes, "tokens", "printer")
+    image = rasterize(path, 1, 150).convert("RGB")
+    scale = 150 / 72
+    w = image.width
+    centre = w / 2
+    assert image.getpixel((2, 2)) == (255, 255, 255)
+    radius = (mm(12.5) + mm(found["bleed_mm"]) - mm(0.6)) * scale
+    x = round(centre + radius / math.sqrt(2))
+    y = round(image.height / 2 - radius / math.sqrt(2))
+    r, g, b = image.getpixel((x, y))
+    assert b > r + 60  # the face's blue, beyond the trim's circle
+
+
+@pytest.mark.parametrize("profile", ["pnp-a4", "pnp-a4-fold"])
+def test_home_sheets_draw_each_tokens_circular_cut_line_and_no_crop_marks(shapes, profile):
+    path, _ = _entry(shapes, "tokens", profile)
+    with pikepdf.open(path) as pdf:
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0])]
+        # A gutterfold sheet places each token's face and its back.
+        tokens = _placements(pdf.pages[0]) // (2 if profile.endswith("fold") else 1)
+    assert tokens == (35 if profile.endswith("fold") else 40)
+    # After the cards: one stroked circle (four curves) per token; no crop marks (a
+    # gutterfold sheet keeps its fold line).
+    tail = ops[len(ops) - ops[::-1].index("Q") :]
+    assert tail.count("c") == 4 * tokens and tail.count("S") == tokens + profile.endswith("fold")
+    assert tail.count("l") == (1 if profile.endswith("fold") else 0)
