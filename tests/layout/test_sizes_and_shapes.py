@@ -20,7 +20,7 @@ from deckforge.units import mm
 LANDSCAPE = "width: 88.9mm\nheight: 63.5mm\n"
 SQUARE = "size: square\n"
 TOKEN = "width: 25mm\nshape: {type: circle}\nbleed: 2mm\nsafe: 2mm\n"
-TILE = "height: 50mm\nshape: {type: hexagon, orientation: pointy}\nbleed: 2mm\nsafe: 3mm\n"
+TILE = "height: 50mm\nshape: {type: hexagon, orientation: pointy}\nbleed: 2mm\nsafe: 4mm\n"
 DECKS = {"landscape": (LANDSCAPE, 9), "square": (SQUARE, 9), "tokens": (TOKEN, 40)}
 DECKS["tiles"] = (TILE, 19)
 
@@ -229,3 +229,33 @@ def test_home_sheets_draw_each_tokens_circular_cut_line_and_no_crop_marks(shapes
     tail = ops[len(ops) - ops[::-1].index("Q") :]
     assert tail.count("c") == 4 * tokens and tail.count("S") == tokens + profile.endswith("fold")
     assert tail.count("l") == (1 if profile.endswith("fold") else 0)
+
+
+def test_preflight_passes_every_file_of_shaped_and_turned_cards(shapes):
+    from deckforge.preflight import preflight_file
+
+    out, entries = shapes
+    for found in entries:
+        report = preflight_file(out / found["path"], found)
+        assert not report.failed, (found["path"], report.checks)
+        (die,) = [c for c in report.checks if c.name == "die line"]
+        if found["profile"].startswith("printer") and found["deck"] in ("tokens", "tiles"):
+            assert die.status == "ok", die
+
+
+def test_preflight_fails_a_die_line_that_does_not_overprint(shapes, tmp_path):
+    from deckforge.preflight import preflight_file
+
+    path, found = _entry(shapes, "tokens", "printer-cmyk")
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            for state in page.Resources.ExtGState.values():
+                if "/OP" in state:
+                    state.OP = False
+        pdf.save(tmp_path / "tokens.pdf")
+    report = preflight_file(tmp_path / "tokens.pdf", found)
+    (die,) = [c for c in report.checks if c.name == "die line"]
+    assert (die.status, die.detail) == (
+        "fail",
+        "page 1: the CutContour path does not overprint (and 79 more problems)",
+    )
