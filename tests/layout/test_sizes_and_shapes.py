@@ -224,10 +224,11 @@ def test_home_sheets_draw_each_tokens_circular_cut_line_and_no_crop_marks(shapes
         # A gutterfold sheet places each token's face and its back.
         tokens = _placements(pdf.pages[0]) // (2 if profile.endswith("fold") else 1)
     assert tokens == (35 if profile.endswith("fold") else 40)
-    # After the cards: one stroked circle (four curves) per token; no crop marks (a
-    # gutterfold sheet keeps its fold line).
+    # After the cards: a circle (four curves) per token, stroked as one path; no crop
+    # marks (a gutterfold sheet keeps its fold line).
     tail = ops[len(ops) - ops[::-1].index("Q") :]
-    assert tail.count("c") == 4 * tokens and tail.count("S") == tokens + profile.endswith("fold")
+    assert tail.count("c") == 4 * tokens and tail.count("m") == tokens + profile.endswith("fold")
+    assert tail.count("S") == 1 + profile.endswith("fold")
     assert tail.count("l") == (1 if profile.endswith("fold") else 0)
 
 

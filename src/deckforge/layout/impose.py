@@ -17,7 +17,7 @@ from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 from deckforge.layout.ops import BLACK, Card, Line, Page, Placement
-from deckforge.layout.outline import Cut
+from deckforge.layout.outline import Cut, CutLines
 from deckforge.profiles import Profile
 from deckforge.records import record
 from deckforge.units import mm
@@ -43,13 +43,13 @@ def _clip(card: Card, x: float, y: float, grow: float = 0.0) -> str:
 
 
 def cut_lines(card: Card, corners: Iterable[tuple[float, float]]) -> tuple:
-    """A shaped card's cut line at each of the lower-left corners (none for a plain one)."""
+    """A shaped card's cut line at each of the lower-left corners, as one path (none for
+    a plain card)."""
     if card.outline is None:
         return ()
     colour, width = CUT_LINE
-    return tuple(
-        card.outline.stroked(x, y, card.width, card.height, colour, width) for x, y in corners
-    )
+    path = " ".join(card.outline.path(x, y, card.width, card.height) for x, y in corners)
+    return (CutLines(path, colour, width),)
 
 
 class _Sheet(Protocol):
@@ -188,16 +188,18 @@ def _sheets(
             bx, by = grid.cell(row, grid.cols - 1 - col)
         places.append((*grid.cell(row, col), bx + dx, by + dy))
     cuts: dict[int, tuple] = {}  # the cut lines of a sheet of so many cards
+    clips: dict[tuple, str] = {}  # a shaped card's clip path at each place
     for sheet in range(sheets):
         faces, backs = [], []
         # The last sheet may have fewer cards than places (the places come first: no
         # card is taken beyond the sheet's).
         for (x, y, bx, by), card in zip(places, islice(cards, grid.per_sheet), strict=False):
             w, h = card.width, card.height
-            faces.append(Placement(card.face, x, y, (x, y, w, h), clip_path=_clip(card, x, y)))
-            backs.append(
-                Placement(card.back, bx, by, (bx, by, w, h), clip_path=_clip(card, bx, by))
-            )
+            if (x, y, bx, by) not in clips:
+                clips[x, y, bx, by] = (_clip(card, x, y), _clip(card, bx, by))
+            face_clip, back_clip = clips[x, y, bx, by]
+            faces.append(Placement(card.face, x, y, (x, y, w, h), clip_path=face_clip))
+            backs.append(Placement(card.back, bx, by, (bx, by, w, h), clip_path=back_clip))
             if sheet == 0 and not faces[1:]:
                 marks = crop_marks(grid) if profile.crop_marks and _squared(card) else ()
         count = len(faces)

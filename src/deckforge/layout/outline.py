@@ -94,6 +94,16 @@ class Cut:
     h: float
 
 
+@record(frozen=True, slots=True)
+class CutLines:
+    """Cards' cut lines on a home sheet: PDF path operators (their outlines, made once
+    for the sheet) stroked thin in one colour, over the cards."""
+
+    path: str
+    stroke: RGB
+    line_width: float
+
+
 def grown(points: tuple, by: float) -> tuple:
     """A convex polygon's corners (counter-clockwise) with every side moved ``by`` points
     outwards: where each pair of neighbouring moved sides meet."""

@@ -18,7 +18,7 @@ from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.layout.ops import Document, Text
-from deckforge.layout.outline import Cut
+from deckforge.layout.outline import Cut, CutLines
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
 from deckforge.render.pdf import cutting, pdfx
@@ -74,6 +74,7 @@ def _render(document: Document, path: Path) -> None:
     layered = standard is not None and standard.pdf_version >= (1, 5)
     painter = Painter(canvas, converter, spaces, tagged=tagged)
     painter.draw[Cut] = partial(cutting.draw, painter, layered)
+    painter.draw[CutLines] = partial(cutting.cut_lines, painter)
     for page in chain((first,), pages):
         painter.page(page)
     if painter.structure is not None:

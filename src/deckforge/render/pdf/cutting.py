@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from reportlab.lib.colors import CMYKColorSep
 
-from deckforge.layout.outline import Cut
+from deckforge.layout.outline import Cut, CutLines
 from deckforge.rl import layers
 
 #: The spot colour's name, and the die line's width (points).
@@ -36,3 +36,9 @@ def draw(painter, layered: bool, op: Cut) -> None:
     c.restoreState()
     if layered:
         painter.code.append("EMC")
+
+
+def cut_lines(painter, op: CutLines) -> None:
+    """Stroke a home sheet's cut lines: one path, in the sheet's colours."""
+    colour = painter.colour(op.stroke, stroke=True)
+    painter.code.append(f"{colour} {op.line_width:g} w [] 0 d {op.path} S")
