@@ -142,9 +142,12 @@ _TRIM = {
         "additionalProperties": False,
         "required": ["type"],
         "properties": {
-            "type": {"enum": list(OUTLINES)},
-            "radius": {**_LENGTH, "description": "A rectangle's corner radius."},
-            "orientation": {"enum": list(HEXAGONS)},
+            "type": {"enum": list(OUTLINES), "description": "The shape of the cut."},
+            "radius": {**_LENGTH, "description": "A rectangle's corner radius (a length)."},
+            "orientation": {
+                "enum": list(HEXAGONS),
+                "description": "A hexagon's corner up (pointy, default) or side up (flat).",
+            },
         },
     },
 }
