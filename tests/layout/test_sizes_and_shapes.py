@@ -260,3 +260,59 @@ def test_preflight_fails_a_die_line_that_does_not_overprint(shapes, tmp_path):
         "fail",
         "page 1: the CutContour path does not overprint (and 79 more problems)",
     )
+
+
+def _tts(shapes, deck: str, folder: Path) -> dict:
+    from deckforge.render.raster import carry_out, read_deck, tts_plan
+
+    path, found = _entry(shapes, deck, "printer")
+    carry_out([tts_plan(read_deck(path, found), folder, deck, deck)])
+    return json.loads((folder / f"{deck}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("deck", "kind"), [("tokens", 2), ("tiles", 1)])
+def test_tokens_and_tiles_are_tabletop_simulator_tiles_of_their_shape(shapes, tmp_path, deck, kind):
+    """One Custom_Tile a card, of the circle or hexagon type, its face on top and its back
+    below, each picture its card's trim at 300 dpi and the printer page's side."""
+    from PIL import Image, ImageChops, ImageStat
+
+    saved = _tts(shapes, deck, tmp_path)
+    pieces = saved["ObjectStates"]
+    count = DECKS[deck][1]
+    assert [p["Name"] for p in pieces] == ["Custom_Tile"] * count
+    assert [p["Nickname"] for p in pieces] == [f"c{n}" for n in range(1, count + 1)]
+    assert {p["CustomImage"]["CustomTile"]["Type"] for p in pieces} == {kind}
+    path, found = _entry(shapes, deck, "printer")
+    w, h = found["trim_mm"]
+    for number, piece in enumerate(pieces[:3]):
+        face = Image.open(piece["CustomImage"]["ImageURL"].removeprefix("file://"))
+        back = Image.open(piece["CustomImage"]["ImageSecondaryURL"].removeprefix("file://"))
+        assert face.size == back.size == (round(mm(w) * 300 / 72), round(mm(h) * 300 / 72))
+        page = rasterize(path, 2 * number + 1, 300).convert("RGB")
+        bleed = round(mm(found["bleed_mm"]) * 300 / 72)
+        trimmed = page.crop((bleed, bleed, bleed + face.width, bleed + face.height))
+        difference = ImageStat.Stat(ImageChops.difference(trimmed, face.convert("RGB"))).mean
+        assert sum(difference) / 3 < 2, number
+
+
+def test_landscape_cards_lie_sideways_in_tabletop_simulator(shapes, tmp_path):
+    saved = _tts(shapes, "landscape", tmp_path)
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["SidewaysCard"] is True
+    assert {card["SidewaysCard"] for card in deck["ContainedObjects"]} == {True}
+
+
+def test_png_exports_are_each_card_at_its_own_size(shapes, tmp_path):
+    from PIL import Image
+
+    from deckforge.render.raster import carry_out, png_plan, read_deck
+
+    for deck in DECKS:
+        path, found = _entry(shapes, deck, "printer")
+        folder = tmp_path / deck
+        carry_out([png_plan(read_deck(path, found), folder)])
+        w, h = (side + 2 * found["bleed_mm"] for side in found["trim_mm"])
+        size = (round(mm(w) * 300 / 72), round(mm(h) * 300 / 72))
+        faces = sorted(folder.glob("*-face.png"))
+        assert len(faces) == DECKS[deck][1]
+        assert {Image.open(face).size for face in faces} == {size}, deck
