@@ -357,3 +357,30 @@ def test_a_wrong_shape_is_an_error_at_its_line(tmp_path, capsys, shape, expected
     assert main(["--decks", str(tmp_path / "decks"), "validate"]) == 1
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("decks/")]
     assert lines == [f"decks/shapes/templates/rounded-{side}.yaml:{expected}" for side in SIDES]
+
+
+@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
+@pytest.mark.parametrize("kind", ["circle", "hexagon"])
+def test_shaped_backs_are_clipped_to_their_shape_where_they_register(duplex, kind):
+    """Each back is at its face's place mirrored on the duplex axis, clipped to its own
+    cut there (a hexagon is the same turned over either axis)."""
+    from deckforge.layout.impose import impose_sheets
+    from deckforge.layout.ops import Card, Face
+    from deckforge.layout.outline import Outline
+    from deckforge.records import replace
+
+    outline = Outline(kind)
+    w, h = mm(43.3), mm(50)
+    cards = [Card(f"c{n}", w, h, Face(()), Face(()), outline) for n in range(19)]
+    profile = replace(all_profiles()["pnp-a4"], duplex=duplex)
+    faces, backs = impose_sheets(cards, profile)
+    assert len(faces.placements) == len(backs.placements) == 19
+    for face, back in zip(faces.placements, backs.placements, strict=True):
+        if duplex == "long-edge":
+            assert back.y == face.y
+            assert back.x == pytest.approx(faces.width - face.x - w, abs=mm(0.005))
+        else:
+            assert back.x == face.x
+            assert back.y == pytest.approx(faces.height - face.y - h, abs=mm(0.005))
+        assert face.clip_path == outline.path(face.x, face.y, w, h)
+        assert back.clip_path == outline.path(back.x, back.y, w, h)
