@@ -384,3 +384,24 @@ def test_shaped_backs_are_clipped_to_their_shape_where_they_register(duplex, kin
             assert back.y == pytest.approx(faces.height - face.y - h, abs=mm(0.005))
         assert face.clip_path == outline.path(face.x, face.y, w, h)
         assert back.clip_path == outline.path(back.x, back.y, w, h)
+
+
+@pytest.mark.parametrize(
+    ("deck", "inside", "outside"),
+    [
+        ("tokens", [(0.5, 0.5), (0.5, 0.02), (0.02, 0.5)], [(0.03, 0.03), (0.97, 0.97)]),
+        ("tiles", [(0.5, 0.5), (0.5, 0.03), (0.02, 0.5)], [(0.05, 0.05), (0.95, 0.95)]),
+    ],
+)
+def test_showcase_pictures_are_cut_to_the_cards_shape(shapes, deck, inside, outside):
+    """The picture's alpha is the cut: opaque inside the circle or hexagon, clear beyond
+    it (the corners of the trim)."""
+    from deckforge.render.raster import read_deck
+    from deckforge.render.raster.showcase import card_picture
+
+    path, found = _entry(shapes, deck, "printer")
+    picture = card_picture(read_deck(path, found), 0, 400)
+    alpha = picture.getchannel("A")
+    w, h = picture.size
+    assert all(alpha.getpixel((round(x * (w - 1)), round(y * (h - 1)))) > 200 for x, y in inside)
+    assert all(alpha.getpixel((round(x * (w - 1)), round(y * (h - 1)))) < 20 for x, y in outside)

@@ -33,8 +33,8 @@ RGBA = tuple[int, int, int, int]
 
 
 def card_picture(deck: Deck, card: int, width: int) -> Image.Image:
-    """Card ``card``'s face (from 0) at its trim, ``width`` pixels wide, with rounded
-    corners outside which it is transparent."""
+    """Card ``card``'s face (from 0) at its trim, ``width`` pixels wide, transparent
+    outside its rounded corners (or a token's circle, a tile's hexagon)."""
     trim_w, trim_h = deck.geometry.trim_size
     size = (width, pixels(width * trim_h / trim_w))
     with opened(deck.pdf) as document:
