@@ -405,3 +405,14 @@ def test_showcase_pictures_are_cut_to_the_cards_shape(shapes, deck, inside, outs
     w, h = picture.size
     assert all(alpha.getpixel((round(x * (w - 1)), round(y * (h - 1)))) > 200 for x, y in inside)
     assert all(alpha.getpixel((round(x * (w - 1)), round(y * (h - 1)))) < 20 for x, y in outside)
+
+
+def test_an_orientation_without_a_size_is_an_error_at_the_decks_entry(tmp_path, capsys):
+    folder = write_edition(tmp_path / "decks" / "shapes", {"landscape": (LANDSCAPE, 3)})
+    text = (folder / "edition.yaml").read_text()
+    (folder / "edition.yaml").write_text(
+        text.replace("count: 3}", "count: 3, orientation: landscape}")
+    )
+    assert main(["--decks", str(tmp_path / "decks"), "validate"]) == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("decks/")]
+    assert lines == ["decks/shapes/edition.yaml:8:5: decks[0]: missing required key 'size'"]
