@@ -1,4 +1,5 @@
-"""Benchmark of a deck of any game: `python bench/cards.py` (part of `make bench`).
+"""Benchmark of a deck of any game: `python bench/cards.py` (part of `make bench`);
+`python bench/cards.py tokens` times only the tokens.
 
 Builds the trivia deck 'deckforge new game' makes with 10,000 rows in its cards.csv, in
 the pnp-a4 profile in one process, and a floor: a plain ReportLab script drawing the same
@@ -6,6 +7,11 @@ sheets of the same cards (a band in the category's colour with its name, the que
 wrapped to the card, the answer upside down at the bottom, the backs with the game's
 name, crop marks). Prints medians of several runs (with min and max), deckforge's peak
 memory, and the ratio of processor times to the floor's; the target is at most 2 ×.
+
+Beside it, 10,000 tokens: the round tokens of the same game (its template's
+``shape: {type: circle}``: each clipped to its circle, with its cut line), against the
+same 10,000 cards drawn as plain squares (the template without its shape). The target is
+at most 1.3 × the plain cards' processor time.
 
 The machine is shared and noisy: read medians and ratios, not single runs.
 """
@@ -109,6 +115,53 @@ c.save()
 )
 
 
+def token_project(folder: Path, shaped: bool) -> Path:
+    """A project holding the new game's token deck alone, with ``CARDS`` tokens: round, or
+    (not ``shaped``) the same drawing on plain square cards."""
+    code = (
+        "import sys; from pathlib import Path; from deckforge.authoring.game import new_game;"
+        "from deckforge.sources.load import Project; new_game(Project(Path(sys.argv[1])), 'quiz')"
+    )
+    (folder / "decks").mkdir(parents=True)
+    peak_rss([PYTHON, "-c", code, str(folder / "decks")], folder)
+    game = folder / "decks" / "quiz"
+    with (game / "tokens.csv").open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("id", "label", "icon", "count"))
+        writer.writerows((f"t{n:05}", str(n), ("1FA99", "2B50")[n % 2], 1) for n in range(CARDS))
+    manifest = (game / "edition.yaml").read_text(encoding="utf-8")
+    kept = [line for line in manifest.splitlines() if "- {id:" not in line or "tokens" in line]
+    (game / "edition.yaml").write_text("\n".join(kept).replace("count: 30", "") + "\n")
+    if not shaped:
+        for name in ("token", "token-back"):
+            template = game / "templates" / f"{name}.yaml"
+            text = template.read_text(encoding="utf-8")
+            text = text.replace("shape: {type: circle}\n", "height: 25mm\n")
+            template.write_text(text, encoding="utf-8")
+    return folder
+
+
+def tokens() -> None:
+    """Time 10,000 round tokens against the same cards square, and say whether the
+    target is met."""
+    with tempfile.TemporaryDirectory() as scratch:
+        round_, square = (
+            token_project(Path(scratch) / k, k == "round") for k in ("round", "square")
+        )
+        cpus: dict[str, list[float]] = {"round": [], "square": []}
+        for _ in range(RUNS):
+            for kind, folder in (("round", round_), ("square", square)):
+                args = ["build", "--profile", "pnp-a4", "--out", str(folder / "build")]
+                command = deckforge(*args, "--force", "--quiet", "--jobs", "1")
+                cpus[kind].append(peak_rss(command, folder)[1])
+        print(f"{CARDS:,} round tokens and {CARDS:,} plain square cards of the same look, pnp-a4:")
+        shaped = summary("tokens, processor time", cpus["round"])
+        plain = summary("plain cards, processor time", cpus["square"])
+        ratio = shaped / plain
+        met = "met" if ratio <= 1.3 else "NOT MET"
+        print(f"  {'10,000 tokens: at most 1.3 × 10,000 plain cards':<56} {ratio:>7.2f} ×  {met}")
+
+
 def main() -> None:
     """Time the deck and its floor, and say whether the target is met."""
     here = str(Path(__file__).resolve().parent)
@@ -141,4 +194,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     os.environ.setdefault("DECKFORGE_CACHE", str(Path.home() / ".cache" / "deckforge"))
-    main()
+    if sys.argv[1:] != ["tokens"]:
+        main()
+    tokens()

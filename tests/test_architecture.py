@@ -22,7 +22,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # The build folder: atomic writes, the lock, the build manifest; memos in the cache.
     ("fsutil", "manifest", "memo"),
     # The drawing operations: the plain data that text, art, templates and layout make
-    # and renderers draw, and the shapes (player symbols, arrows) made of them.
+    # and renderers draw, the shapes (player symbols, arrows) made of them, and cards' cut
+    # shapes.
     ("drawing",),
     # Every use of ReportLab's private API (documents and pages, font faces): below the
     # text and render stages that use it.

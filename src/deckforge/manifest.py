@@ -65,6 +65,9 @@ class Entry:
     #: index of each card's back among the distinct backs (``backs``) and a digest of each
     #: distinct back (``distinct_backs``); equal digests are equal pages.
     card_sides: dict | None = None
+    #: A deck's cut shape, when it is not a plain rectangle: ``circle``,
+    #: ``hexagon-pointy``, ``hexagon-flat`` or ``rect-3mm`` (its corners' radius).
+    shape: str | None = None
     #: The SHA-256 of the file as the build wrote it.
     sha256: str | None = None
 
@@ -118,6 +121,11 @@ class Entry:
             if not isinstance(found, list) or not all(isinstance(n, str) for n in found):
                 raise ValueError(f"an entry's {name!r} is {found!r}")
             values[name] = tuple(found)
+        shape = data.get("shape")
+        if shape is not None:
+            if not isinstance(shape, str):
+                raise ValueError(f"an entry's 'shape' is {shape!r}")
+            values["shape"] = shape
         template, sides = data.get("face_template"), data.get("card_sides")
         if template is not None:
             if not isinstance(template, str):
@@ -156,7 +164,8 @@ _TYPES: dict[str, type] = {
 
 #: The fields only some files have.
 _OPTIONAL = (
-    "card_names", "card_sources", "face_template", "face_elements", "card_sides", "sha256",
+    "card_names", "card_sources", "face_template", "face_elements", "card_sides", "shape",
+    "sha256",
 )  # fmt: skip
 
 

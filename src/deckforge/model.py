@@ -36,12 +36,14 @@ class Art:
 @pickled_quickly
 @record(frozen=True, slots=True)
 class Deck:
-    """A deck as printed: its cards, trim size and back wording."""
+    """A deck as printed: its cards, the trim size its entry gives (a trade name and its
+    millimetres, turned as its entry says; "" and None: its templates' size) and back
+    wording."""
 
     id: str
     kind: str
     size_name: str
-    size_mm: tuple[float, float]
+    size_mm: tuple[float, float] | None
     cards: tuple[Card, ...]
     back_label: Text | None
     ref: SourceRef

@@ -20,7 +20,27 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
     "mini-euro": (44.0, 68.0),
     "tarot": (70.0, 120.0),
     "dixit": (80.0, 120.0),
+    "square": (70.0, 70.0),
+    "mini-square": (50.8, 50.8),
+    "jumbo": (88.9, 127.0),
+    "business": (50.8, 88.9),
 }
+#: Which way up a card is: ``landscape`` turns a trade size so that its width is the
+#: longer side.
+ORIENTATIONS = ("portrait", "landscape")
+
+
+def card_size_mm(name: str, orientation: str | None = None) -> tuple[float, float]:
+    """A trade size's trim (width, height) in millimetres, turned for ``orientation``.
+
+    >>> card_size_mm("poker", "landscape")
+    (88.9, 63.5)
+    """
+    w, h = CARD_SIZES_MM[name]
+    if (orientation == "landscape") != (w > h) and w != h and orientation is not None:
+        return h, w
+    return w, h
+
 
 #: Paper sizes in millimetres (portrait).
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {

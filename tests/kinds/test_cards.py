@@ -425,10 +425,13 @@ def test_new_game_builds_in_every_profile_and_exports_from_the_command_line(tmp_
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
     built = {(e["profile"], e["deck"]) for e in manifest if e["kind"] == "cards"}
     defaults = [p for p, profile in all_profiles().items() if profile.default]
-    assert built == {(p, d) for p in defaults for d in ("trivia", "roles")}
+    decks_built = ("trivia", "roles", "journeys", "tokens", "tiles")
+    assert built == {(p, d) for p in defaults for d in decks_built}
     titles = {e["edition"] for e in manifest if e["kind"] == "cards"}
     assert titles == {"pub-quiz"}
     for what in ("png", "tts"):
         assert main(["--decks", str(decks), "export", what, "--out", str(out)]) == 0
     assert len(list((out / "pub-quiz" / "png" / "trivia").glob("*-face.png"))) == 12
     assert len(list((out / "pub-quiz" / "png" / "roles").glob("*-face.png"))) == 4
+    for deck, count in (("journeys", 9), ("tokens", 30), ("tiles", 19)):
+        assert len(list((out / "pub-quiz" / "png" / deck).glob("*-face.png"))) == count

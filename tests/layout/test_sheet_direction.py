@@ -51,7 +51,8 @@ def _number(value):
 def placed(path: Path, page: int) -> list[tuple[tuple[float, ...], bool]]:
     """Each card the page draws: its area (x, y, w, h) and whether it is turned upside
     down, from the operators that start every placement (``q x y w h re W n`` at the
-    page's top level, then a turn and the move to its origin)."""
+    page's top level, a shaped card's clip path, then a turn and the move to its
+    origin)."""
     with pikepdf.open(path) as pdf:
         ops = [
             (str(operator), [_number(v) for v in operands])
@@ -61,7 +62,8 @@ def placed(path: Path, page: int) -> list[tuple[tuple[float, ...], bool]]:
     for i, (operator, _) in enumerate(ops):
         if operator == "q":
             if depth == 0 and [o for o, _ in ops[i + 1 : i + 4]] == ["re", "W", "n"]:
-                turned = ops[i + 4][0] == "cm" and ops[i + 4][1][:4] == [-1, 0, 0, -1]
+                move = next(j for j in range(i + 4, len(ops)) if ops[j][0] == "cm")
+                turned = ops[move][1][:4] == [-1, 0, 0, -1]
                 found.append((tuple(ops[i + 1][1]), turned))
             depth += 1
         elif operator == "Q":
@@ -143,6 +145,37 @@ def test_every_back_registers_with_its_face(built, manifest, edition, deck, rtl,
     """Long-edge duplex: the back is at the face's place mirrored left to right on the
     backs sheet. Gutterfold: the back is the face's place mirrored across the fold line,
     turned upside down. Either way to 0.00 mm, and it is that card's back."""
+    _registered(built, manifest, edition, deck, rtl, profile)
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """The game 'deckforge new game' makes, built in every home profile and the printer's
+    (its output folder and manifest entries)."""
+    import json
+
+    from deckforge.authoring.game import new_game
+    from deckforge.cli import main
+    from deckforge.sources.load import Project
+
+    root = tmp_path_factory.mktemp("starter")
+    (root / "decks").mkdir()
+    new_game(Project(root / "decks"), "quiz")
+    out = root / "build"
+    profiles = [arg for p in (*HOME, "printer") for arg in ("--profile", p)]
+    args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]
+    assert main([*args, *profiles]) == 0
+    return out, json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+
+
+@pytest.mark.parametrize("profile", HOME)
+@pytest.mark.parametrize("deck", ["journeys", "tokens", "tiles"])
+def test_backs_of_landscape_round_and_hexagonal_cards_register(starter, deck, profile):
+    """The same, for cards printed landscape (journeys), round tokens and hex tiles."""
+    _registered(*starter, "quiz", deck, False, profile)
+
+
+def _registered(built, manifest, edition, deck, rtl, profile):
     path, printer = _sheet(built, manifest, edition, deck, profile)
     fold = profile.endswith("fold")
     with pikepdf.open(path) as pdf:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 
 from deckforge.authoring.docs import field_rows
+from deckforge.authoring.game import STARTER
 from deckforge.authoring.template_examples import examples
 from deckforge.templates.colours import MAX_DEPTH
 from deckforge.templates.elements import COMMON_KEYS, load_all
@@ -19,7 +20,7 @@ from deckforge.templates.elements.text import STYLE_KEYS
 from deckforge.templates.lengths import MAX_NESTING
 from deckforge.templates.load import MAX_EXTENDS
 from deckforge.templates.schema import DEPTH, build
-from deckforge.units import LIMITS, MAX_RULED_LINES, MIN_DASH_CYCLE, limit_shown
+from deckforge.units import CARD_SIZES_MM, LIMITS, MAX_RULED_LINES, MIN_DASH_CYCLE, limit_shown
 
 _HEAD = """\
 # Card template reference
@@ -187,6 +188,61 @@ def _elements(defs: dict) -> list[str]:
     return out
 
 
+#: Pictures of the starter's cards, rendered from its built PDFs for the golden tests.
+_PICTURES = "../tests/golden/new-game/quiz"
+
+
+def _sizes() -> list[str]:
+    """Card sizes and cut shapes: the trade sizes, orientation, shapes, the starter's
+    token and tile templates and pictures of their sheets."""
+    rows = [f"| `{name}` | {w:g} × {h:g} |" for name, (w, h) in CARD_SIZES_MM.items()]
+    out = [
+        "## Card sizes and shapes",
+        "",
+        "A card's trim is its face template's: a trade `size`, or `width` and `height`",
+        "(any lengths; a circle or a regular hexagon needs only one of them). A deck's",
+        "entry in `edition.yaml` may give a `size` (and `orientation`) of its own, which",
+        "then wins over its templates'; a deck that gives none prints at its templates'",
+        "size, and its face and back templates must agree on size and shape (else an",
+        "error names both places). `deckforge templates show NAME` and `deckforge list`",
+        "say the size cards print at, the build manifest each file's `trim_mm` (and a",
+        "shaped deck's `shape`).",
+        "",
+        "| size | mm (portrait) |",
+        "|---|---|",
+        *rows,
+        "",
+        "`orientation: landscape` turns a size so that its width is the longer side (a",
+        "landscape poker card is 88.9 × 63.5 mm); `width` greater than `height` is",
+        "landscape too. Sheets are laid on the paper turned whichever way holds most",
+        "cards (nine landscape poker cards on a landscape A4 sheet), gutterfold sheets",
+        "likewise, and shop files put each side on a page of its own trim plus bleed.",
+        "",
+        "`shape:` gives the cut: `{type: rect, radius: 3mm}` (rounded corners),",
+        "`{type: circle}` (an ellipse on a card that is not square) or `{type: hexagon,",
+        "orientation: pointy}` (a corner up; `flat`: a side up; a hexagon is given across",
+        "its corners by its height, or its width when flat). The art is clipped to the",
+        "shape grown by the bleed. Home sheets draw each card's cut line (crop marks only",
+        "for rectangles, where straight cuts help); shop files (`printer`, `printer-cmyk`)",
+        "carry it as a die line: a path in the spot colour `CutContour`, 0.25 pt,",
+        "overprinting, drawn after the art, on its own layer `CutContour` in PDF/X-4 and",
+        "on none in PDF/X-1a (whose PDF 1.3 has no layers). `deckforge preflight` checks",
+        "it. Tokens and tiles are decks of `kind: cards` like any other.",
+        "",
+        "`deckforge new game` writes a round token and a hex tile:",
+        "",
+    ]
+    for name in ("token", "tile"):
+        text = (STARTER / "templates" / f"{name}.yaml").read_text(encoding="utf-8")
+        body = [line for line in text.splitlines() if not line.startswith("# yaml-language")]
+        out += ["```yaml", *body, "```", ""]
+    for deck, what in (("journeys", "landscape journey cards"), ("tokens", "30 round tokens")):
+        out.append(f"![{what} on an A4 sheet]({_PICTURES}/pnp-a4/{deck}-p1.png)")
+    out.append(f"![19 hex tiles on an A4 sheet]({_PICTURES}/pnp-a4/tiles-p1.png)")
+    out.append(f"![a hex tile's back with its die line]({_PICTURES}/printer/tiles-p1.png)")
+    return [*out, ""]
+
+
 def reference() -> str:
     """The whole template reference, as Markdown."""
     schema = build()
@@ -195,6 +251,7 @@ def reference() -> str:
     out = [_HEAD, "## Template files", ""]
     out += _keys(top, defs, {"kind"})
     out += ["`elements` is the list of what is drawn, in order: each an element below.", ""]
+    out += _sizes()
     out += _values(defs)
     out += _ranges()
     out += _elements(defs)

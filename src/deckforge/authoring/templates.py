@@ -15,6 +15,7 @@ from deckforge.records import record
 from deckforge.templates.computed import readings
 from deckforge.templates.load import Library, Template
 from deckforge.templates.spec import Spec
+from deckforge.templates.trim import trim_of
 
 
 @record(frozen=True)
@@ -87,7 +88,10 @@ def show(library: Library, name: str) -> tuple[str | None, list[Problem]]:
     data = resolved(template)
     elements = data.pop("elements")
     chain = " ← ".join(_display(library, path) for path in template.files)
-    lines = [f"# {name}: read from {chain}", ""]
+    trim = trim_of(template)
+    lines = [f"# {name}: read from {chain}"]
+    lines.append(f"# cards print at {trim.shown()}, unless a deck gives its own size")
+    lines.append("")
     lines.append(_dump(data).rstrip())
     lines.append("elements:")
     for element, spec in zip(elements, template.elements, strict=True):

@@ -335,13 +335,15 @@ class Use:
 
 @record(frozen=True, slots=True, eq=False)
 class Card:
-    """A laid-out card: trim size and its two sides."""
+    """A laid-out card: trim size, its two sides and its cut shape (a
+    :class:`deckforge.drawing.outline.Outline`; None: a plain rectangle)."""
 
     id: str
     width: float
     height: float
     face: Face
     back: Face
+    outline: object = None
 
 
 @record(frozen=True, slots=True, eq=False)
@@ -354,6 +356,9 @@ class Placement:
     clip: tuple[float, float, float, float]
     #: 180 turns the face upside down within its trim (backs of a gutterfold sheet).
     rotate: int = 0
+    #: The PDF path the face is clipped to instead of ``clip`` (a shaped card's cut
+    #: grown by its bleed), in page coordinates; ``clip`` still bounds it.
+    clip_path: str = ""
 
     def shows(self, text: Text) -> bool:
         """Whether any of a text of the face falls inside the area the placement paints

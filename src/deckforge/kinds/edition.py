@@ -21,7 +21,7 @@ from deckforge.sources.rules import (
 )
 from deckforge.sources.schema import describe, schema_problems
 from deckforge.sources.source import Source
-from deckforge.units import CARD_SIZES_MM
+from deckforge.units import card_size_mm
 
 GROUPS = ("decks", "components")
 
@@ -168,11 +168,12 @@ def _deck(reader: Reader, index: int, entry: dict) -> Deck:
     source = reader.loaded.decks[entry["id"]]
     kind = deck_kinds()[source.data["kind"]]
     back = entry.get("back")
+    size = entry.get("size")
     return Deck(
         id=entry["id"],
         kind=kind.name,
-        size_name=entry["size"],
-        size_mm=CARD_SIZES_MM[entry["size"]],
+        size_name=size or "",
+        size_mm=card_size_mm(size, entry.get("orientation")) if size else None,
         cards=tuple(kind.cards(source, reader)),
         back_label=reader.text(manifest, ("decks", index, "back"), back)
         if back is not None

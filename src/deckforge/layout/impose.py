@@ -17,6 +17,7 @@ from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 from deckforge.drawing.ops import BLACK, Card, Line, Page, Placement
+from deckforge.drawing.outline import Cut, CutLines
 from deckforge.profiles import Profile
 from deckforge.records import record
 from deckforge.units import mm
@@ -27,6 +28,28 @@ MARK_OFFSET = mm(1.0)
 MARK_LENGTH = mm(5.0)
 #: Marks stop this far from the paper's edge, so readers never "fit to page".
 EDGE_CLEAR = mm(2.5)
+#: A shaped card's cut line on a home sheet: thin and grey, to cut along.
+CUT_LINE = ((0.35, 0.35, 0.35), 0.4)
+
+
+def _squared(card: Card) -> bool:
+    """Whether straight cuts along a card's trim cut it out (crop marks help)."""
+    return card.outline is None or card.outline.square_cut
+
+
+def _clip(card: Card, x: float, y: float, grow: float = 0.0) -> str:
+    """The path a shaped card's side is clipped to at (x, y); '' for a plain card."""
+    return "" if card.outline is None else card.outline.path(x, y, card.width, card.height, grow)
+
+
+def cut_lines(card: Card, corners: Iterable[tuple[float, float]]) -> tuple:
+    """A shaped card's cut line at each of the lower-left corners, as one path (none for
+    a plain card)."""
+    if card.outline is None:
+        return ()
+    colour, width = CUT_LINE
+    path = " ".join(card.outline.path(x, y, card.width, card.height) for x, y in corners)
+    return (CutLines(path, colour, width),)
 
 
 class _Sheet(Protocol):
@@ -150,7 +173,7 @@ def _sheets(
     cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile, rtl: bool
 ) -> Iterator[Page]:
     """The pages of :func:`impose_sheets`, a sheet at a time."""
-    marks = crop_marks(grid) if profile.crop_marks else ()
+    marks: tuple = ()
     dx, dy = profile.back_offset
     short_edge = profile.duplex == "short-edge"
     # Where each place of a sheet puts a face and its back: the same on every sheet.
@@ -164,16 +187,26 @@ def _sheets(
         else:
             bx, by = grid.cell(row, grid.cols - 1 - col)
         places.append((*grid.cell(row, col), bx + dx, by + dy))
+    cuts: dict[int, tuple] = {}  # the cut lines of a sheet of so many cards
+    clips: dict[tuple, str] = {}  # a shaped card's clip path at each place
     for sheet in range(sheets):
         faces, backs = [], []
         # The last sheet may have fewer cards than places (the places come first: no
         # card is taken beyond the sheet's).
         for (x, y, bx, by), card in zip(places, islice(cards, grid.per_sheet), strict=False):
             w, h = card.width, card.height
-            faces.append(Placement(card.face, x, y, (x, y, w, h)))
-            backs.append(Placement(card.back, bx, by, (bx, by, w, h)))
+            if (x, y, bx, by) not in clips:
+                clips[x, y, bx, by] = (_clip(card, x, y), _clip(card, bx, by))
+            face_clip, back_clip = clips[x, y, bx, by]
+            faces.append(Placement(card.face, x, y, (x, y, w, h), clip_path=face_clip))
+            backs.append(Placement(card.back, bx, by, (bx, by, w, h), clip_path=back_clip))
+            if sheet == 0 and not faces[1:]:
+                marks = crop_marks(grid) if profile.crop_marks and _squared(card) else ()
+        count = len(faces)
+        if count not in cuts:
+            cuts[count] = marks + cut_lines(card, (p[:2] for p in places[:count]))
         label = f"sheet {sheet + 1} of {sheets}"
-        yield Page(grid.page_w, grid.page_h, tuple(faces), marks, label=f"{label}, faces")
+        yield Page(grid.page_w, grid.page_h, tuple(faces), cuts[count], label=f"{label}, faces")
         yield Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs")
 
 
@@ -190,11 +223,16 @@ def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
         w, h = card.width + 2 * b, card.height + 2 * b
         trim = (b, b, b + card.width, b + card.height)
         sides = [card.back, card.face] if profile.order == "back-first" else [card.face, card.back]
+        # A shaped card's art is clipped to its cut grown by the bleed; its die line is
+        # drawn over it, apart from the art.
+        clip = _clip(card, b, b, b)
+        cut = () if card.outline is None else (Cut(card.outline, b, b, card.width, card.height),)
         for side, name in zip(sides, names, strict=True):
             yield Page(
                 w,
                 h,
-                (Placement(side, b, b, (0.0 - 0, 0.0, w, h)),),
+                (Placement(side, b, b, (0.0 - 0, 0.0, w, h), clip_path=clip),),
+                cut,
                 trim_box=trim,
                 bleed_box=(0.0, 0.0, w, h),
                 label=f"{card.id} {name}",
@@ -286,22 +324,27 @@ def _fold(
     """The pages of :func:`impose_fold`, a sheet at a time."""
     marks = fold_marks(grid) if profile.crop_marks else ()
     for sheet in range(sheets):
-        placements = []
+        placements, corners = [], []
         for index, card in enumerate(islice(cards, grid.per_sheet)):
             row, col = divmod(index, grid.cols)
             if rtl:
                 row, col = grid.rows - 1 - row, grid.cols - 1 - col
             x, y = grid.face(row, col)
-            placements.append(Placement(card.face, x, y, (x, y, card.width, card.height)))
+            box = (x, y, card.width, card.height)
+            placements.append(Placement(card.face, x, y, box, clip_path=_clip(card, x, y)))
             bx, by = grid.back(row, col)
-            placements.append(
-                Placement(card.back, bx, by, (bx, by, card.width, card.height), rotate=180)
-            )
+            box = (bx, by, card.width, card.height)
+            clip = _clip(card, bx, by)
+            placements.append(Placement(card.back, bx, by, box, rotate=180, clip_path=clip))
+            corners.append((x, y))
+        page_marks = marks
+        if placements and not _squared(card):
+            page_marks = (*(m for m in marks if m.dash), *cut_lines(card, corners))
         yield Page(
             grid.page_w,
             grid.page_h,
             tuple(placements),
-            marks,
+            page_marks,
             label=f"sheet {sheet + 1} of {sheets}, fold along the dashed line",
         )
 

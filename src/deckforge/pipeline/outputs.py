@@ -4,6 +4,7 @@ with its build-manifest entry (made here, and only here)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from deckforge.drawing.ops import Card, Document, Page
 from deckforge.errors import Problem
@@ -93,13 +94,21 @@ def part_output(
         streamed = count is not None
         listing = Listing(edition, profile, part, _drawn_with(edition))
         total = len(cards) if count is None else count  # type: ignore[arg-type]
+        # The size the deck prints at is its first card's: the deck's own, else its
+        # templates'.
+        taken = iter(cards)
+        first = next(taken, None)
+        cards = taken if first is None else chain((first,), taken)
         try:
             rtl = is_rtl_locale(edition.locale)
             number, made = imposed(listing.watch(cards), total, profile, rtl)
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
         pages: tuple[Page, ...] | Iterator[Page] = made if streamed else tuple(made)
-        kind, trim, found = "cards", part.size_mm, []
+        kind, found = "cards", []
+        trim = part.size_mm or (0.0, 0.0)
+        if first is not None:
+            trim = (to_mm(first.width), to_mm(first.height))
         bleed = profile.bleed if profile.mode == "single" else 0.0
     else:
         # Imported here: a build of cards alone never loads the components' layouts.
@@ -123,12 +132,24 @@ def part_output(
     }
     if listing is not None:
         entry.update(_fields(listing))
+        shape = first.outline if first is not None else None
+        if shape is not None:
+            entry["shape"] = shape_name(shape)
     relpath = part_path(edition.id, profile.id, part.id)
     title = f"{edition.title} – {part.id}"
     output = _output(
         relpath, title, pages, entry, trim, bleed, profile, number if streamed else None
     )
     return (replace(output, listing=listing) if streamed else output), found
+
+
+def shape_name(outline) -> str:
+    """A cut shape as the manifest names it: circle, hexagon-pointy, rect-3mm."""
+    if outline.kind == "hexagon":
+        return f"hexagon-{outline.orientation}"
+    if outline.kind == "rect":
+        return f"rect-{round(to_mm(outline.radius), 2):g}mm"
+    return outline.kind
 
 
 def _drawn_with(edition: Edition) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from deckforge import manifest as build_manifest
 from deckforge.errors import DeckforgeError
-from deckforge.preflight import checks, checks_pdfx  # noqa: F401 - they register the checks
+from deckforge.preflight import checks, checks_cut, checks_pdfx  # noqa: F401 - they register the checks
 from deckforge.preflight.interpret import Interpreter
 from deckforge.preflight.measure import Findings, more
 from deckforge.preflight.pdfobjects import resolve

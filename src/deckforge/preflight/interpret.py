@@ -240,7 +240,8 @@ class Interpreter:
             run.clipping = True
             return
         state = run.state
-        if op in _PAINT_STROKE and run.segments:
+        # A die line (CutContour) is not printed: the art's measures leave it to its check.
+        if op in _PAINT_STROKE and run.segments and state.stroke != "Separation CutContour":
             width = state.width * rd.scale(state.ctm)
             lone: list[bool] = []
             for count, closed in zip(run.subpaths, run.closed, strict=True):

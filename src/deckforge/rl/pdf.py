@@ -20,6 +20,8 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
+from deckforge.rl import layers
+
 #: What this module reads or writes of ReportLab, by object, for the contract test.
 RELIED_ON = {
     "Canvas": ("_code", "_doc", "_formsinuse"),
@@ -162,9 +164,14 @@ def end_form(canvas: rl_canvas.Canvas, form: str, spaces: dict | None) -> None:
     obj.Resources = _resources(obj, spaces)
 
 
-def _resources(owner, spaces: dict | None) -> pdfdoc.PDFResourceDictionary:
-    """A page's or form's resources as ReportLab would make them, with ``spaces``."""
+def _resources(
+    owner, spaces: dict | None, layers: dict | None = None
+) -> pdfdoc.PDFResourceDictionary:
+    """A page's or form's resources as ReportLab would make them, with ``spaces``
+    (and ``layers``, optional-content groups by name)."""
     resources = pdfdoc.PDFResourceDictionary()
+    if layers:
+        resources.Properties = pdfdoc.PDFDictionary(dict(layers))
     resources.basicFonts()
     if owner.hasImages:
         resources.allProcs()
@@ -224,8 +231,8 @@ def write_out_last_page(
         if key not in shared:
             shared[key] = doc.Reference(_resources(page, spaces))
         page.Resources = shared[key]
-    elif spaces:
-        page.Resources = _resources(page, spaces)
+    elif spaces or layers.of(doc):
+        page.Resources = _resources(page, spaces, layers.of(doc))
     if not isinstance(doc.encrypt, pdfdoc.NoEncryption):
         return  # encrypted streams are written with their object's number, at the end
     if page.Trans is not None and not page.Trans.dict:

@@ -58,6 +58,7 @@ from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
 from deckforge.templates.draw import DeckDrawing, card_id, side_of
 from deckforge.templates.load import EDITION_FOLDER, Layer, Library
+from deckforge.templates.trim import Trim
 from deckforge.text.script import is_rtl_locale
 
 __all__ = [
@@ -184,6 +185,8 @@ def stream_cards(
             compiled[name] = found_template
             if data is None and cards:
                 problems.extend(unknown_fields(found_template, cards[0]))
+    if not problems and context.size_mm is None:
+        problems = disagreeing(compiled, face, ref)
     if problems:
         return CardStream(0, iter(()), problems)
     drawn: Sequence[object] = cards
@@ -213,6 +216,7 @@ def _laid(cards, drawn, fronts: DeckDrawing, rears: list, card, context: Context
     """The cards of :func:`stream_cards`, each drawn as it is taken."""
     blank = Face((), key=f"{context.key}/blank-back")
     width, height, faces, backs = card.w, card.h, laying.faces, laying.backs
+    outline = card.outline
     for index, model in enumerate(drawn):
         front = side_of(fronts, model, index, faces)
         rear = None
@@ -223,7 +227,38 @@ def _laid(cards, drawn, fronts: DeckDrawing, rears: list, card, context: Context
                 continue
         if front is None:
             continue
-        yield Card(card_id(cards[index], index), width, height, front, rear or blank)
+        yield Card(card_id(cards[index], index), width, height, front, rear or blank, outline)
+
+
+def disagreeing(
+    compiled: Mapping[str, Compiled], face: str, ref: SourceRef | None
+) -> list[Problem]:
+    """A problem for each back template whose card is not the face template's (in size
+    or shape), when the deck gives no size of its own: at the back's size, naming the
+    face's."""
+    first = compiled[face]
+    problems = []
+    for name, other in compiled.items():
+        a, b = first.card, other.card
+        same = abs(a.w - b.w) < 0.01 and abs(a.h - b.h) < 0.01 and a.outline == b.outline
+        if name == face or same:
+            continue
+        where = other.size_at or ref or SourceRef("")
+        face_at = first.size_at.where if first.size_at is not None else f"the template '{face}'"
+        problems.append(
+            Problem(
+                where,
+                f"the back template '{name}' is a {trim_shown(b)} card, the face template "
+                f"'{face}' ({face_at}) a {trim_shown(a)} one: give both the same size and "
+                "shape, or the deck a 'size'",
+            )
+        )
+    return problems
+
+
+def trim_shown(card) -> str:
+    """A compiled card's size and shape as people say them."""
+    return Trim(card, None).shown()
 
 
 def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:

@@ -29,14 +29,12 @@ from deckforge.templates.elements import (
 from deckforge.templates.lengths import Box, LengthError, length, names_in, names_used
 from deckforge.templates.load import Template
 from deckforge.templates.spec import Spec
+from deckforge.templates.trim import trim_of
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale
-from deckforge.units import CARD_SIZES_MM, INCH, MIN_DASH_CYCLE, mm, out_of_range, to_mm
+from deckforge.units import MIN_DASH_CYCLE, out_of_range
 
-#: The defaults of a template's settings.
-DEFAULT_BLEED = INCH / 8
-DEFAULT_SAFE = INCH / 8
 #: Smallest type on a card unless a style says otherwise (print shops: 7 pt).
 MIN_TYPE = 7.0
 #: Kinds of data a binding needs, strongest first (a field used as a colour and as
@@ -81,6 +79,8 @@ class Compiled:
     files: list[Path] = field(default_factory=list)
     #: Its own colours that bind nothing, which a card's data may name.
     colours: tuple[str, ...] = ()
+    #: Where its card's size was set (None: by the deck).
+    size_at: SourceRef | None = None
 
 
 class Compiler:
@@ -134,52 +134,10 @@ class Compiler:
         return default if found is None else found[0]
 
     def _card(self) -> geometry.Card:
-        def points(key: str, default: float, limit: str) -> float:
-            found = self.template.settings.get(key)
-            if found is None:
-                return default
-            try:
-                value = length(found[0], "", Box(0, 0))
-            except LengthError as exc:
-                self.problems.append(Problem(found[1].ref, str(exc)))
-                return default
-            wrong = out_of_range(value, limit)
-            if wrong is not None:
-                self.problems.append(Problem(found[1].ref, wrong))
-                return default
-            return value
-
-        bleed, safe = points("bleed", DEFAULT_BLEED, "bleed"), points("safe", DEFAULT_SAFE, "safe")
-        if self.context.size_mm is not None:
-            w, h = mm(self.context.size_mm[0]), mm(self.context.size_mm[1])
-        elif (size := self.template.settings.get("size")) is not None:
-            w, h = (mm(side) for side in CARD_SIZES_MM[str(size[0])])
-        elif "width" in self.template.settings and "height" in self.template.settings:
-            w, h = points("width", mm(63.5), "card"), points("height", mm(88.9), "card")
-        else:
-            self.problems.append(
-                Problem(
-                    self.template.ref,
-                    "the template names no card size: give 'size' (poker, bridge, tarot…) or "
-                    "'width' and 'height'",
-                )
-            )
-            w, h = mm(63.5), mm(88.9)
-        return geometry.Card(w, h, self._safe(safe, min(w, h)), bleed)
-
-    def _safe(self, safe: float, shorter: float) -> float:
-        """The safe inset, which must leave a safe area inside the card."""
-        if 2 * safe < shorter:
-            return safe
-        found = self.template.settings.get("safe")
-        half = f"{round(to_mm(shorter / 2), 3):g}mm"
-        if found is not None:
-            message = f"the safe inset must be less than half the card's shorter side ({half})"
-            self.problems.append(Problem(found[1].ref, message))
-        else:
-            message = f"the card is too small for the default safe inset: give 'safe' under {half}"
-            self.problems.append(Problem(self.template.ref, message))
-        return 0.0
+        trim = trim_of(self.template, self.context.size_mm)
+        self.problems.extend(trim.problems)
+        self.size_at = trim.ref
+        return trim.card
 
     # --- helpers for elements ------------------------------------------------------------
 
@@ -481,6 +439,13 @@ def compile_template(template: Template, context: Context) -> tuple[Compiled | N
         return None, list(dict.fromkeys(compiler.problems))
     own = compiler.colours.constants()
     compiled = Compiled(
-        template.name, card, elements, context.locale, compiler.needs, compiler.files, own
+        template.name,
+        card,
+        elements,
+        context.locale,
+        compiler.needs,
+        compiler.files,
+        own,
+        compiler.size_at,
     )
     return compiled, []

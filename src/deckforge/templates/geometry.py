@@ -48,12 +48,14 @@ _EPSILON = 1e-6
 
 @record(frozen=True, eq=False)
 class Card:
-    """The card a template is compiled for: trim size, safe inset and bleed, in points."""
+    """The card a template is compiled for: trim size, safe inset and bleed, in points,
+    and its cut shape (None: a plain rectangle)."""
 
     w: float
     h: float
     safe: float
     bleed: float
+    outline: object = None
 
     def reference(self, name: str) -> tuple[float, float, float, float]:
         """A reference box (``trim``, ``safe`` or ``bleed``) as x, y (from the top), w, h."""

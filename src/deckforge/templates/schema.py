@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import sys
 
+from deckforge.drawing.outline import HEXAGONS
+from deckforge.drawing.outline import KINDS as OUTLINES
 from deckforge.templates.elements import COMMON_KEYS, load_all
 from deckforge.templates.elements.text import STYLE_KEYS
-from deckforge.units import CARD_SIZES_MM
+from deckforge.units import CARD_SIZES_MM, ORIENTATIONS
 
 #: How deep groups may nest (a group in a group in a group).
 DEPTH = 4
@@ -116,6 +118,43 @@ def _level(level: int, defs: dict) -> str:
     return name
 
 
+#: The keys that give a template's card its trim and cut shape.
+_TRIM = {
+    "size": {"description": "A trade card size.", "enum": list(CARD_SIZES_MM)},
+    "width": {
+        **_LENGTH,
+        "description": "A custom card width (with height; alone for a circle or a "
+        "regular hexagon).",
+    },
+    "height": {
+        **_LENGTH,
+        "description": "A custom card height (with width; alone for a circle or a "
+        "regular hexagon).",
+    },
+    "orientation": {
+        "description": "Which side of the card is the longer: 'landscape' turns a "
+        "trade size (or width and height) so that its width is.",
+        "enum": list(ORIENTATIONS),
+    },
+    "shape": {
+        "description": "The card's cut shape: a rectangle (corners rounded by "
+        "'radius'), a circle (an ellipse if the card is not square) or a hexagon "
+        "('pointy': a corner up; 'flat': a side up). The bleed follows it.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type"],
+        "properties": {
+            "type": {"enum": list(OUTLINES), "description": "The shape of the cut."},
+            "radius": {**_LENGTH, "description": "A rectangle's corner radius (a length)."},
+            "orientation": {
+                "enum": list(HEXAGONS),
+                "description": "A hexagon's corner up (pointy, default) or side up (flat).",
+            },
+        },
+    },
+}
+
+
 def build() -> dict:
     """The schema of template files."""
     defs = _definitions()
@@ -132,9 +171,7 @@ def build() -> dict:
             "kind": {"const": "template"},
             "description": {"description": "What the template is for.", "type": "string"},
             "extends": {**_NAME, "description": "The template this one changes."},
-            "size": {"description": "A trade card size.", "enum": list(CARD_SIZES_MM)},
-            "width": {**_LENGTH, "description": "A custom card width (with height)."},
-            "height": {**_LENGTH, "description": "A custom card height (with width)."},
+            **_TRIM,
             "bleed": {**_LENGTH, "description": "Bleed around the trim (default 3.175mm)."},
             "safe": {**_LENGTH, "description": "Inset of the safe area (default 3.175mm)."},
             "mirror": {

@@ -27,10 +27,7 @@ def run(args: argparse.Namespace) -> int:
         e = laid.edition
         print(f"  {e.id} ({e.locale}) {e.title}")
         for deck in e.decks:
-            print(
-                f"    {deck.id}: {len(deck.cards)} cards, {deck.size_name} "
-                f"{deck.size_mm[0]:g} × {deck.size_mm[1]:g} mm"
-            )
+            print(f"    {deck.id}: {len(deck.cards)} cards, {_size(deck, laid.cards.get(deck.id))}")
         for component in e.components:
             print(f"    {component.id}")
     if errors_only(problems):
@@ -39,3 +36,18 @@ def run(args: argparse.Namespace) -> int:
     for profile in all_profiles().values():
         print(f"  {profile.id}: {profile.description}")
     return 0
+
+
+def _size(deck, cards) -> str:
+    """The size a deck prints at: its first card's (the deck's own size, else its
+    templates'), with the deck's trade name when it gives one."""
+    from deckforge.units import to_mm
+
+    named = f"{deck.size_name} " if deck.size_name else ""
+    if cards:
+        w, h = round(to_mm(cards[0].width), 2), round(to_mm(cards[0].height), 2)
+    elif deck.size_mm is not None:
+        w, h = deck.size_mm
+    else:
+        return "its templates' size"
+    return f"{named}{w:g} × {h:g} mm"

@@ -10,6 +10,7 @@ processes and between builds (:mod:`.icon_maker` draws them ahead of a first bui
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from itertools import chain
 from pathlib import Path
 
@@ -17,9 +18,10 @@ from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.drawing.ops import Document, Text
+from deckforge.drawing.outline import Cut, CutLines
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
-from deckforge.render.pdf import pdfx
+from deckforge.render.pdf import cutting, pdfx
 from deckforge.render.pdf.painter import Painter
 from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
@@ -68,9 +70,13 @@ def _render(document: Document, path: Path) -> None:
     if standard is not None:
         spaces = _declare(canvas, document, standard, intent)
     tagged = _is_tagged(document) if document.tagged is None else document.tagged
+    # Optional content came with PDF 1.5: PDF/X-4 files may have layers, PDF/X-1a none.
+    layered = standard is not None and standard.pdf_version >= (1, 5)
     painter = Painter(
         canvas, converter, spaces, tagged=tagged, intent=intent, ink_limit=document.ink_limit
     )
+    painter.draw[Cut] = partial(cutting.draw, painter, layered)
+    painter.draw[CutLines] = partial(cutting.cut_lines, painter)
     for page in chain((first,), pages):
         painter.page(page)
     if painter.structure is not None:

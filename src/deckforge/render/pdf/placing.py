@@ -33,6 +33,8 @@ def placement_start(placement: Placement) -> str:
     """Save the graphics state, clip to the placement's area, move to its origin."""
     cx, cy, cw, ch = placement.clip
     code = f"q {fp_str(cx, cy, cw, ch)} re W n"
+    if placement.clip_path:  # a shaped card: its cut, grown by the bleed
+        code += f" {placement.clip_path} W n"
     if placement.rotate == 180:
         # Turn about the trim's centre: the face's origin lands on the far corner.
         turn = fp_str(2 * placement.x + cw, 2 * placement.y + ch)

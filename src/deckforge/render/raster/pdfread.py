@@ -287,6 +287,8 @@ class Deck:
     template: str = ""
     #: The names of the elements that template draws.
     elements: tuple[str, ...] = ()
+    #: The cards' cut shape as the manifest names it ('' for plain rectangles).
+    shape: str = ""
 
     @property
     def cards(self) -> int:
@@ -347,4 +349,5 @@ def deck_of(pdf: Path, geometry: CardFile, entry: dict | None) -> Deck:
         tuple(map(str, sources)),
         template,
         tuple(map(str, elements)),
+        str((entry or {}).get("shape") or ""),
     )

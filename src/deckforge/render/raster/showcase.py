@@ -33,24 +33,47 @@ RGBA = tuple[int, int, int, int]
 
 
 def card_picture(deck: Deck, card: int, width: int) -> Image.Image:
-    """Card ``card``'s face (from 0) at its trim, ``width`` pixels wide, with rounded
-    corners outside which it is transparent."""
+    """Card ``card``'s face (from 0) at its trim, ``width`` pixels wide, transparent
+    outside its rounded corners (or a token's circle, a tile's hexagon)."""
     trim_w, trim_h = deck.geometry.trim_size
     size = (width, pixels(width * trim_h / trim_w))
     with opened(deck.pdf) as document:
         face = render(document, side_page(card, "face"), deck.geometry.trim, size)
     picture = face.convert("RGBA")
-    picture.putalpha(_rounded(size, CORNER * width))
+    picture.putalpha(_rounded(size, CORNER * width, deck.shape))
     return picture
 
 
-def _rounded(size: tuple[int, int], radius: float) -> Image.Image:
-    """A mask of a rounded rectangle filling ``size``, drawn at 4× and reduced so that
-    its corners are smooth."""
+def _rounded(size: tuple[int, int], radius: float, shape: str = "") -> Image.Image:
+    """A mask of the card's shape filling ``size`` (a rectangle with rounded corners, or
+    a round token's circle, a hex tile's hexagon), drawn at 4× and reduced so that its
+    edges are smooth."""
     big = Image.new("L", (size[0] * 4, size[1] * 4), 0)
-    ImageDraw.Draw(big).rounded_rectangle(
-        (0, 0, big.width - 1, big.height - 1), radius=radius * 4, fill=255
-    )
+    draw, w, h = ImageDraw.Draw(big), big.width - 1, big.height - 1
+    if shape == "circle":
+        draw.ellipse((0, 0, w, h), fill=255)
+    elif shape.startswith("hexagon"):
+        if shape == "hexagon-flat":
+            corners = [
+                (0, h / 2),
+                (w / 4, 0),
+                (3 * w / 4, 0),
+                (w, h / 2),
+                (3 * w / 4, h),
+                (w / 4, h),
+            ]
+        else:
+            corners = [
+                (w / 2, 0),
+                (w, h / 4),
+                (w, 3 * h / 4),
+                (w / 2, h),
+                (0, 3 * h / 4),
+                (0, h / 4),
+            ]
+        draw.polygon(corners, fill=255)
+    else:
+        draw.rounded_rectangle((0, 0, w, h), radius=radius * 4, fill=255)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError
 from deckforge.records import record
+from deckforge.render.raster import tts_tiles
 from deckforge.render.raster.pdfread import Deck, read_deck, side_page
 from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
 
@@ -141,6 +142,9 @@ def saved_object(
     sheets = math.ceil(deck.cards / per_sheet)
     unique = len(deck.backs) > 1
     first = deck_number(name)
+    # Landscape cards lie sideways on TTS's upright card.
+    trim_w, trim_h = deck.geometry.trim_size
+    sideways = trim_w > trim_h
     custom: dict[str, dict] = {}
     for sheet in range(sheets):
         face = Path(jobs[sheet].files[0])
@@ -168,7 +172,7 @@ def saved_object(
                 "CardID": card_id,
                 "CustomDeck": {str(first + sheet): custom[str(first + sheet)]},
                 "Hands": True,
-                "SidewaysCard": False,
+                "SidewaysCard": sideways,
             }
         )
     state = {
@@ -177,7 +181,7 @@ def saved_object(
         "Nickname": title,
         "Description": f"{deck.cards} cards",
         "Hands": False,
-        "SidewaysCard": False,
+        "SidewaysCard": sideways,
         "DeckIDs": ids,
         "CustomDeck": custom,
         "ContainedObjects": cards,
@@ -216,6 +220,20 @@ def tts_plan(
     """The sheets, back(s), saved object ``<name>.json`` and its picture ``<name>.png``;
     ``base_url``, when given, is where the saved object says the images will be."""
     folder = Path(folder)
+    if tts_tiles.shaped(deck):
+        plan = tts_tiles.tile_plan(deck, folder, name, title, lambda p: _url(p, base_url))
+    else:
+        plan = _deck_plan(deck, folder, name, sheets, base_url, title)
+    trim_w, trim_h = deck.geometry.trim_size
+    thumbnail = (THUMBNAIL_WIDTH, round(THUMBNAIL_WIDTH * trim_h / trim_w))
+    cover = Slot(side_page(0, "face"), deck.faces[0], deck.geometry.trim, thumbnail)
+    target = (str(folder / f"{name}.png"),)
+    plan.jobs.append(ImageJob(str(deck.pdf), thumbnail, (cover,), target))
+    return plan
+
+
+def _deck_plan(deck: Deck, folder: Path, name: str, sheets: Sheets, base_url, title) -> Plan:
+    """The sheets, back(s) and saved object of a deck of cards."""
     grid = tts_grid(
         deck.cards, deck.geometry.trim_size, sheets.columns, sheets.rows, sheets.max_side
     )
@@ -223,11 +241,6 @@ def tts_plan(
     plan.jobs = _sheet_jobs(deck, folder, grid)
     obj = saved_object(deck, plan.jobs, grid, title, name, base_url)
     plan.texts[f"{name}.json"] = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
-    trim_w, trim_h = deck.geometry.trim_size
-    thumbnail = (THUMBNAIL_WIDTH, round(THUMBNAIL_WIDTH * trim_h / trim_w))
-    cover = Slot(side_page(0, "face"), deck.faces[0], deck.geometry.trim, thumbnail)
-    target = (str(folder / f"{name}.png"),)
-    plan.jobs.append(ImageJob(str(deck.pdf), thumbnail, (cover,), target))
     return plan
 
 
