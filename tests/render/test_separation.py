@@ -159,6 +159,34 @@ def test_a_cmyk_build_says_which_colour_it_cannot_print(tmp_path, capsys):
     assert err.count("warning: colour #") == 1, err
 
 
+def test_a_build_with_nothing_to_make_still_says_which_colour_it_cannot_print(tmp_path, capsys):
+    from deckforge.cli import main
+
+    folder = tmp_path / "game"
+    assert main(["init", str(folder)]) == 0
+    places = folder / "decks" / "example" / "places.yaml"
+    places.write_text(places.read_text().replace("#4B3F9E", "#7209B7"))
+    build = ["--decks", str(folder / "decks"), "build", "--out", str(folder / "build")]
+    warning = "decks/example/places.yaml:12:43: warning: colour #7209B7 is outside what "
+    assert main([*build, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    assert capsys.readouterr().err.count(warning) == 1
+    # Up to date: the command line's quick answer, and the build's, give it again.
+    assert main([*build, "--profile", "printer-cmyk"]) == 0
+    out, err = capsys.readouterr()
+    assert "nothing to do" in out and err.count(warning) == 1, (out, err)
+    assert main([*build, "--profile", "printer-cmyk", "--edition", "example-en"]) == 0
+    out, err = capsys.readouterr()
+    assert "already up to date" in out and err.count(warning) == 1, (out, err)
+    # A warm build of another change gives it once; a build not for CMYK, not at all.
+    rulebook = folder / "decks" / "example" / "rulebook.yaml"
+    rulebook.write_text(rulebook.read_text() + "# A note that changes no page.\n")
+    assert main([*build, "--profile", "printer", "--profile", "printer-cmyk"]) == 0
+    out, err = capsys.readouterr()
+    assert "unchanged" in out and err.count(warning) == 1, (out, err)
+    assert main([*build, "--profile", "printer"]) == 0
+    assert "#7209B7" not in capsys.readouterr().err
+
+
 def test_the_arrays_delta_e_2000_matches_the_published_test_data():
     # Sharma, Wu and Dalal's CIEDE2000 pairs, all at once, as the separation measures.
     from deckforge.render.gamut import delta_e_2000
