@@ -72,6 +72,28 @@ def test_a_proof_shows_the_card_as_the_cmyk_page_prints(project):
     assert np.abs(_printed(pdf, press, proof.size) - shown).mean() <= 2.0
 
 
+def test_the_previews_proofs_are_the_exported_proofs(project):
+    # The preview's cards as the press prints them: the exported proof (trim and bleed,
+    # 300 dpi) cut to the trim and brought to the preview's sizes; the cards as drawn are
+    # further from it.
+    decks = str(Path(project).parent / "decks")
+    assert main(["--decks", decks, "preview", "--out", str(project)]) == 0
+    folder = project / "preview" / "example-en" / "places"
+    exported = Image.open(project / "example-en" / "png-proof" / "places" / "001-face.png")
+    bleed = 3.175 / 25.4 * 300
+    trim = (bleed, bleed, exported.width - bleed, exported.height - bleed)
+    for name in ("face-001{}.jpg", "face-001{}-small.png"):
+        shown = Image.open(folder / name.format("-proof")).convert("RGB")
+        drawn = Image.open(folder / name.format("")).convert("RGB")
+        reference = exported.convert("RGB").resize(shown.size, Image.Resampling.BOX, box=trim)
+        near = np.abs(np.asarray(shown, float) - np.asarray(reference, float)).mean()
+        far = np.abs(np.asarray(drawn, float) - np.asarray(reference, float)).mean()
+        assert near <= 1.5 and far > near, (name, near, far)
+    page = (project / "preview" / "example-en" / "places.html").read_text(encoding="utf-8")
+    assert '<input type="checkbox" id="proof">' in page and "FOGRA39 at 240 % ink" in page
+    assert (project / "preview" / "proof.js").is_file()
+
+
 def test_a_proof_through_a_shops_profile_shows_the_page_made_for_it(project, tmp_path):
     # The shop's profile, made by Argyll from FOGRA's data; the cards built for it.
     assert shutil.which("colprof"), "Argyll is missing: install Debian's argyll"

@@ -74,7 +74,7 @@ def _images_progress(what: str):
     return show
 
 
-def _proof(args: argparse.Namespace) -> tuple:
+def soft_proof(args: argparse.Namespace) -> tuple:
     """What soft proofs are printed with: the shop's profile ``--output-profile`` names,
     else the printer-cmyk profile's output intent, at printer-cmyk's ink limit."""
     from deckforge.profiles import OutputIntent, all_profiles
@@ -96,7 +96,7 @@ def export(args: argparse.Namespace) -> int:
     plans = []
     if getattr(args, "output_profile", None) and not getattr(args, "proof", False):
         raise UsageError("--output-profile: only soft proofs are printed through it: add --proof")
-    proof = _proof(args) if getattr(args, "proof", False) else None
+    proof = soft_proof(args) if getattr(args, "proof", False) else None
     if proof and args.format != "png":
         raise UsageError("--proof: soft proofs are PNG files: use 'deckforge export png --proof'")
     for entry in _printer_decks(args.out, args.edition):
@@ -206,7 +206,8 @@ def preview(args: argparse.Namespace) -> int:
                     "this preview shows the last build."
                 )
     site = args.site or args.out / "preview"
-    index = raster.preview_site(args.out, site, _recorded_warnings(args.out), stale, args.jobs)
+    warnings = _recorded_warnings(args.out)
+    index = raster.preview_site(args.out, site, warnings, stale, args.jobs, soft_proof(args))
     if stale:
         print(f"note: {stale}", file=sys.stderr)
     print(f"wrote {index} in {time.perf_counter() - started:.1f} s: open it in a browser")
