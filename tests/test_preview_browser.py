@@ -89,3 +89,43 @@ def test_a_deck_page_loads_every_thumbnail_in_the_pdf_colours(
         assert chroma(reference) >= CHROMA
         found = difference(shown, reference)
         assert found <= TOLERANCE, f"{box['alt']}: {found:.1f}"
+
+
+FIRST = """(() => {
+  const image = document.querySelector("ol.faces img");
+  const box = image.getBoundingClientRect();
+  return {src: image.getAttribute("src"), loaded: image.complete && image.naturalWidth > 0,
+          x: box.x + image.clientLeft + window.scrollX, y: box.y + image.clientTop + window.scrollY,
+          width: image.clientWidth, height: image.clientHeight};
+})()"""
+
+
+def test_the_soft_proof_switch_shows_the_cards_as_printed_and_is_kept(
+    browser, built, tmp_path_factory
+):
+    from PIL import Image
+
+    from deckforge.profiles import all_profiles
+    from deckforge.render.raster import preview_site
+
+    cmyk = all_profiles()["printer-cmyk"]
+    site = tmp_path_factory.mktemp("proofed")
+    preview_site(built, site, proof=(cmyk.output_intent, cmyk.ink_limit))
+    page = site / "guess-the-mess-en" / "places.html"
+    browser.open(page.as_uri())
+    browser.evaluate("localStorage.clear()")
+    browser.open(page.as_uri())
+    plain = browser.until(f"({FIRST}).loaded && {FIRST}")
+    assert not plain["src"].endswith("-proof-small.png")
+    browser.evaluate("document.getElementById('proof').click()")
+    shown = browser.until(f"({FIRST}).src.includes('-proof') && ({FIRST}).loaded && {FIRST}")
+    printed = Image.open(page.parent / shown["src"])
+    picture = browser.screenshot(shown["x"], shown["y"], shown["width"], shown["height"])
+    assert difference(picture, printed) <= 1.0
+    # Another page, or this one again, opens with the switch as it was left.
+    browser.open(page.as_uri())
+    again = browser.until(f"({FIRST}).loaded && {FIRST}")
+    assert again["src"] == shown["src"]
+    assert browser.evaluate("document.getElementById('proof').checked")
+    browser.evaluate("document.getElementById('proof').click()")
+    assert browser.until(f"({FIRST}).loaded && {FIRST}")["src"] == plain["src"]

@@ -4,8 +4,10 @@ page without a reload, and a YAML error shows in the page with its line until it
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from browser import Browser, find_chromium
 from reference import difference
@@ -64,6 +66,24 @@ def _the_filter_keeps_the_cards_named(browser: Browser, text: str) -> None:
     assert not any(hidden for _, hidden in cleared)
 
 
+def _the_switch_shows_the_cards_as_printed(browser: Browser, site: Path) -> None:
+    """The soft-proof switch shows each card as the press prints it (the proof image
+    drawn beside it), and as drawn again when it is turned off."""
+    plain = browser.evaluate(FIRST)
+    drawn = _picture(browser, plain)
+    browser.evaluate("document.getElementById('proof').click()")
+    proofed = browser.until(f"({FIRST}).src.includes('-proof') && ({FIRST}).loaded && {FIRST}")
+    assert proofed["src"] == plain["src"].replace("-small.png", "-proof-small.png")
+    large = browser.evaluate("document.querySelector('ol.faces a').getAttribute('href')")
+    assert large.endswith("-proof.jpg"), large
+    printed = Image.open(site / proofed["src"])
+    shown = _picture(browser, proofed)
+    assert difference(shown, printed) <= 1.0
+    assert difference(drawn, printed) > difference(shown, printed)
+    browser.evaluate("document.getElementById('proof').click()")
+    browser.until(f"!({FIRST}).src.includes('-proof') && ({FIRST}).loaded")
+
+
 def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_path):
     chromium = find_chromium()
     assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
@@ -84,6 +104,9 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         old = _picture(browser, before)
         _a_card_is_shown_large(browser, f"decks/guess-the-mess/places.yaml:{line}:16")
         _the_filter_keeps_the_cards_named(browser, "room")
+        _the_switch_shows_the_cards_as_printed(
+            browser, project / "build" / "serve" / "guess-the-mess-en"
+        )
 
         places.write_text(text.replace("{en: Kitchen,", "{en: Messy Kitchen,", 1), "utf-8")
         browser.until(f"({FIRST}).src.includes('?v=') && ({FIRST}).loaded")

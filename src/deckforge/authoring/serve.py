@@ -49,11 +49,13 @@ def serve(
     on_ready: Callable[[str], None] = print,
     on_round: Callable[[Timing], None] | None = None,
     stop: threading.Event | None = None,
+    proof: tuple | None = None,
 ) -> None:
     """Serve the preview of ``editions`` (all by default) on ``host``:``port`` until
     interrupted (or ``stop`` is set). ``describe`` is how a problem is shown, as the
     command line prints it; ``on_ready`` is given the address once the server listens,
-    ``on_round`` what each round cost."""
+    ``on_round`` what each round cost; ``proof`` (an output intent and ink limit) adds
+    the cards as the press prints them, and a switch that shows them."""
     out_dir = Path(out_dir)
     live = Live()
     try:
@@ -77,7 +79,13 @@ def serve(
         names: dict[str, str] = {}
         try:
             site = write_site(
-                out_dir, out_dir / SITE, editions=editions, live=True, problems=shown, decks=decks
+                out_dir,
+                out_dir / SITE,
+                editions=editions,
+                live=True,
+                problems=shown,
+                decks=decks,
+                proof=proof,
             )
             base = out_dir.resolve()
             for image in site.images:

@@ -74,13 +74,16 @@ def _images_progress(what: str):
     return show
 
 
-def _proof() -> tuple:
-    """What soft proofs are printed with: the printer-cmyk profile's output intent and
-    ink limit."""
-    from deckforge.profiles import all_profiles
+def soft_proof(args: argparse.Namespace) -> tuple:
+    """What soft proofs are printed with: the shop's profile ``--output-profile`` names,
+    else the printer-cmyk profile's output intent, at printer-cmyk's ink limit."""
+    from deckforge.profiles import OutputIntent, all_profiles
 
     profile = all_profiles()["printer-cmyk"]
-    return (profile.output_intent, profile.ink_limit)
+    icc = getattr(args, "output_profile", None)
+    condition = getattr(args, "output_condition", "Custom")
+    intent = OutputIntent.option(icc, condition) or profile.output_intent
+    return (intent, profile.ink_limit)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -91,7 +94,9 @@ def export(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     plans = []
-    proof = _proof() if getattr(args, "proof", False) else None
+    if getattr(args, "output_profile", None) and not getattr(args, "proof", False):
+        raise UsageError("--output-profile: only soft proofs are printed through it: add --proof")
+    proof = soft_proof(args) if getattr(args, "proof", False) else None
     if proof and args.format != "png":
         raise UsageError("--proof: soft proofs are PNG files: use 'deckforge export png --proof'")
     for entry in _printer_decks(args.out, args.edition):
@@ -201,7 +206,8 @@ def preview(args: argparse.Namespace) -> int:
                     "this preview shows the last build."
                 )
     site = args.site or args.out / "preview"
-    index = raster.preview_site(args.out, site, _recorded_warnings(args.out), stale, args.jobs)
+    warnings = _recorded_warnings(args.out)
+    index = raster.preview_site(args.out, site, warnings, stale, args.jobs, soft_proof(args))
     if stale:
         print(f"note: {stale}", file=sys.stderr)
     print(f"wrote {index} in {time.perf_counter() - started:.1f} s: open it in a browser")

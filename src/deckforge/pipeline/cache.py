@@ -30,6 +30,8 @@ from deckforge.pipeline import record as stored
 from deckforge.versions import version
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
     from deckforge.model import Edition
     from deckforge.profiles import Profile
 
@@ -114,6 +116,27 @@ def fresh_editions(
         ):
             fresh.add(manifest)
     return fresh
+
+
+def colour_warnings(
+    root: Path, manifests: list[Path], out_dir: Path, profile_ids: Iterable[str]
+) -> list[Problem]:
+    """The warnings of design colours the press cannot print that the build in
+    ``out_dir`` recorded for the editions of ``manifests`` under the profiles named: a
+    build that finds those editions up to date gives them again."""
+    record, problems = load(out_dir)
+    if problems:
+        return []
+    editions = record.get("editions", {})
+    found: list[Problem] = []
+    for manifest in manifests:
+        if not inside(manifest, root):
+            continue
+        key = manifest.resolve().relative_to(root.resolve()).as_posix()
+        done = editions.get(key, {}).get("profiles", {})
+        for profile_id in profile_ids:
+            found += _warnings_in({"warnings": done.get(profile_id, {}).get("colours", [])})
+    return list(dict.fromkeys(found))
 
 
 def with_templates(edition: Edition) -> Edition:
@@ -248,9 +271,13 @@ def remember(
     made: list,
     profiles: list[Profile],
     manifests: list[Path],
+    colours: Mapping[tuple[str, str], list[Problem]] | None = None,
 ) -> None:
     """Record what each edition read and what each output (``made``: what each task that
-    printed a file did) was made from, and save the record at ``target``."""
+    printed a file did) was made from, and the warnings of the colours each edition's
+    profiles cannot print (``colours``, by edition and profile id, see
+    :func:`deckforge.pipeline.reach.by_edition`), and save the record at ``target``."""
+    colours = colours or {}
     outputs_record = record.setdefault("outputs", {})
     for output in made:
         outputs_record[output.relpath] = {
@@ -288,6 +315,8 @@ def remember(
             entry["profiles"][profile.id] = {
                 "profile": digest(profile.path),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
+                # The design colours it cannot print (given again while it is up to date).
+                "colours": _warning_records(tuple(colours.get((edition.id, profile.id), ()))),
             }
         key = manifest.resolve().relative_to(root.resolve()).as_posix()
         old = records.get(key, {})

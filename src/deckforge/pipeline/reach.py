@@ -115,3 +115,10 @@ def unreachable(editions: list[Edition], profiles: list[Profile]) -> list[Proble
                 )
             )
     return problems
+
+
+def by_edition(editions: list[Edition], profiles: list[Profile]) -> dict[tuple[str, str], list]:
+    """:func:`unreachable` of each edition under each CMYK profile, by edition and
+    profile id: what the build record keeps, so that a build finding an edition up to
+    date gives its warnings again."""
+    return {(e.id, p.id): unreachable([e], [p]) for e in editions for p in profiles if p.cmyk}

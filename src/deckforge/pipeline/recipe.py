@@ -146,8 +146,13 @@ def build(
             profile_files = {p.id: p.path for p in profiles}
             fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
         report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
+        # The colours of the editions up to date that the press cannot print, as recorded.
+        unprintable = cache.colour_warnings(
+            project.root, [m for m in manifests if m in fresh], out_dir, [p.id for p in profiles]
+        )
         todo = [m for m in manifests if m not in fresh]
         if not todo:
+            report.warnings = unprintable
             return report
         editions, problems = gather(project, todo)
         if errors_only(problems, strict):
@@ -181,14 +186,17 @@ def build(
             gone, kept = build_manifest.no_longer_made(out_dir, entries, rebuilt)
             report.warnings += [_kept_warning(out_dir, path) for path in kept]
             build_manifest.write(out_dir, entries, rebuilt, listing)
+            colours = reach.by_edition(editions, profiles)
             cache.remember(
-                record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo
-            )
+                record, staging.path(CACHE_NAME), project.root, editions, done, profiles, todo,
+                colours,
+            )  # fmt: skip
             # Every file at once, the manifest last (for readers that do not know the journal).
             written = [m.relpath for m in done if m.written]
             staging.publish([*written, CACHE_NAME, build_manifest.MANIFEST_NAME], gone)
         # Design colours the press cannot print: said, never failing a build (--strict too).
-        report.warnings = notes + report.warnings + reach.unreachable(editions, profiles)
+        found = [p for problems in colours.values() for p in problems]
+        report.warnings = notes + report.warnings + list(dict.fromkeys(found + unprintable))
         return report
 
 

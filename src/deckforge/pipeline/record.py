@@ -179,8 +179,10 @@ def _edition(key: str, record: object) -> bool:
     for done in profiles.values():
         if not isinstance(done, dict) or not isinstance(done.get("profile"), str):
             return False
-        outputs = done.get("outputs")
-        if not isinstance(outputs, list):
+        outputs, colours = done.get("outputs"), done.get("colours", [])
+        if not isinstance(outputs, list) or not isinstance(colours, list):
+            return False
+        if not all(_warning(item) for item in colours):
             return False
         for output in outputs:
             path = output.get("path") if isinstance(output, dict) else None

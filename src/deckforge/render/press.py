@@ -75,7 +75,7 @@ CURVE_ENTRIES = 4096
 #: colour at the limit stays within it as a RIP or preflight converts it.
 ROUNDING = 0.8
 #: Bump when the tables made from the model change, so cached profiles are remade.
-_FORMAT = 2
+_FORMAT = 3
 
 _N = YULE_NIELSEN
 _PAPER = PRIMARIES["0000"]

@@ -7,7 +7,9 @@ weighs lightness, chroma and hue, with two soft terms: black held near a grey co
 replacement curve (which picks one of the many ink mixtures that print a reachable
 colour), and the total ink kept under the limit. A colour the inks cannot reach comes
 out as the nearest one they can. Each node starts from the best of a coarse table of
-mixtures and then from its neighbours' solutions, so the table has no isolated jumps.
+mixtures and then from its neighbours' solutions, so the table has no isolated jumps;
+then again with the black it found smoothed over the table, so that where the gamut's
+walls force more black than the curve the inks still change gradually between nodes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ BLACK_FULL = 12.0
 BLACK_POWER = 1.6
 #: How strongly black is held at 0 while the grey component is found.
 NO_BLACK = 50.0
+#: How many times the table's black is smoothed over its neighbours before the final
+#: solve (each time by the 1-2-1 kernel along each axis).
+BLACK_SMOOTHING = 3
 
 _INKS = np.array([[int(ch) for ch in key] for key in press.PRIMARIES], dtype=bool)
 _ROOTS = np.array(
@@ -322,12 +327,36 @@ def separate_grid(target: np.ndarray, limit: float, coarse: int = 9) -> np.ndarr
     problem = _Problem(flat, limit, k0, BLACK_WEIGHT, exact=False)
     x, cost = _refine(problem, start, 10)
     x = _neighbours(problem, x, cost, (g,) * 3)
+    # Near the gamut's walls the colour, not the curve, sets the black, which would then
+    # jump within a cell; solved again for the black spread smoothly over its neighbours,
+    # the table's inks change gradually enough to be interpolated between nodes.
+    k0 = _smoothed(x[:, 3].reshape((g,) * 3), BLACK_SMOOTHING).reshape(-1)
+    problem = _Problem(flat, limit, k0, BLACK_WEIGHT, exact=False)
+    r = problem.residual(x)
+    cost = (r * r).sum(axis=1)
+    moved = np.flatnonzero(np.abs(k0 - x[:, 3]) > 5e-3)
+    x[moved], cost[moved] = _refine(problem.subset(moved), x[moved], 10)
+    x = _neighbours(problem, x, cost, (g,) * 3)
     # CIEDE2000 itself, for the colours the inks do not reach exactly.
     exact = _Problem(flat, limit, k0, BLACK_WEIGHT, exact=True)
     r = exact.residual(x)
     rows = np.flatnonzero((r[:, :3] ** 2).sum(axis=1) > 1e-4)
     x[rows] = _refine(exact.subset(rows), x[rows], 5)[0]
     return _within(x, limit).reshape(target.shape[:-1] + (4,))
+
+
+def _smoothed(values: np.ndarray, passes: int) -> np.ndarray:
+    """A grid of values (g, g, g) smoothed ``passes`` times by the 1-2-1 kernel along
+    each axis, its faces held by repeating them."""
+    for _ in range(passes):
+        for axis in range(3):
+            n = values.shape[axis]
+            padded = np.concatenate([values.take([0], axis), values, values.take([-1], axis)], axis)
+            values = (
+                padded.take(range(n), axis) + 2 * padded.take(range(1, n + 1), axis)
+                + padded.take(range(2, n + 2), axis)
+            ) / 4  # fmt: skip
+    return values
 
 
 def _within(x: np.ndarray, limit: float) -> np.ndarray:

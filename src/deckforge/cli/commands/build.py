@@ -64,9 +64,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def up_to_date(args: argparse.Namespace) -> int | None:
-    """How many editions are all up to date, if every one is; checked without importing
-    the rendering stages, so that a build with nothing to do returns at once."""
+def up_to_date(args: argparse.Namespace) -> tuple[int, list] | None:
+    """How many editions are all up to date, if every one is, and the warnings recorded
+    of the colours they use that the press cannot print; checked without importing the
+    rendering stages, so that a build with nothing to do returns at once."""
     changed = args.back_offset != (0.0, 0.0) or getattr(args, "output_profile", None)
     if args.force or args.strict or args.edition or changed:
         return None
@@ -78,8 +79,11 @@ def up_to_date(args: argparse.Namespace) -> int | None:
     profiles = {name: folder / f"{name}.yaml" for name in names}
     if not manifests or not all(path.is_file() for path in profiles.values()):
         return None
-    fresh = cache.fresh_editions(args.decks.resolve().parent, manifests, args.out, profiles)
-    return len(manifests) if len(fresh) == len(manifests) else None
+    root = args.decks.resolve().parent
+    fresh = cache.fresh_editions(root, manifests, args.out, profiles)
+    if len(fresh) != len(manifests):
+        return None
+    return len(manifests), cache.colour_warnings(root, manifests, args.out, profiles)
 
 
 def _default_names(folder: Path) -> list[str]:
@@ -91,8 +95,10 @@ def _default_names(folder: Path) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Build what changed, or say that nothing did."""
     started = time.perf_counter()
-    editions = up_to_date(args)
-    if editions is not None:
+    fresh = up_to_date(args)
+    if fresh is not None:
+        editions, warnings = fresh
+        report(warnings, args.decks.resolve().parent)
         if not args.quiet:
             where = (
                 f"the edition in {args.out}/ is"

@@ -31,6 +31,16 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "profile's output profile and ink limit (into <edition>/png-proof/)",
     )
     parser.add_argument(
+        "--output-profile",
+        type=Path,
+        metavar="ICC",
+        help="png --proof: the shop's CMYK .icc to proof through (default: deckforge's "
+        "FOGRA39 press profile)",
+    )
+    parser.add_argument(
+        "--output-condition", default="Custom", metavar="ID", help="with --output-profile"
+    )
+    parser.add_argument(
         "--base-url",
         type=values.base_url,
         default=None,

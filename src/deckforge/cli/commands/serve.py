@@ -61,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         return show(problem, project.root)
 
     try:
-        serve(project, args.out, args.edition, args.host, args.port, describe, ready, done)
+        from deckforge.cli.images import soft_proof
+
+        serve(project, args.out, args.edition, args.host, args.port, describe, ready, done,
+              proof=soft_proof(args))  # fmt: skip
     except KeyboardInterrupt:
         print("stopped serving", file=sys.stderr)
     return 0

@@ -4,7 +4,9 @@
 download, the warnings the build found); ``<edition>/<deck>.html`` shows the deck's faces
 as a grid of thumbnails and then each of its distinct backs once, every one a link to a
 larger image. Cards are drawn from the printer-profile PDFs, so the preview shows what the
-print shop gets. Pages come from Jinja2 templates in ``templates/``.
+print shop gets; given a soft proof's output intent, each image is also made as the press
+prints it (``…-proof.jpg``, ``…-proof-small.png``), and a switch on the deck's page
+(``proof.js``) shows those instead. Pages come from Jinja2 templates in ``templates/``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ THUMB_WIDTH = 200
 #: of the card: a large screen shows a mini card as well as a big one).
 LARGE_SIDE = 800
 #: The images of a deck's page; others in its folder are left alone.
-PREVIEW_FILES = r"(face|back)-\d+(\.jpg|-small\.png)"
+PREVIEW_FILES = r"(face|back)-\d+(-proof)?(\.jpg|-small\.png)"
 RTL_LOCALES = {"fa", "ar", "he", "ur"}
 
 
@@ -75,9 +77,12 @@ def _size(entry: dict) -> str:
     return " × ".join(f"{value:g}" for value in trim) + " mm" if trim else ""
 
 
-def _deck_plan(deck: Deck, folder: Path) -> tuple[Plan, list[dict], list[dict]]:
+def _deck_plan(
+    deck: Deck, folder: Path, proof: tuple | None = None
+) -> tuple[Plan, list[dict], list[dict]]:
     """The images of a deck's page: each face, then each distinct back, large (see
-    :data:`LARGE_SIDE`) and as a thumbnail."""
+    :data:`LARGE_SIDE`) and as a thumbnail, and with ``proof`` (an output intent and ink
+    limit) each also as the press prints it."""
     trim_w, trim_h = deck.geometry.trim_size
     scale = LARGE_SIDE / max(trim_w, trim_h)
     large = (pixels(trim_w * scale), pixels(trim_h * scale))
@@ -92,9 +97,16 @@ def _deck_plan(deck: Deck, folder: Path) -> tuple[Plan, list[dict], list[dict]]:
         # Drawn twice rather than scaled: PDFium draws a thumbnail in a tenth of the time
         # a good resampling filter takes to shrink the large image.
         # The large image is a JPEG: encoding PNGs of them took half the preview's time.
-        for size, name in ((large, f"{stem}.jpg"), (small, f"{stem}-small.png")):
+        for size, name, printed in (
+            (large, f"{stem}.jpg", f"{stem}-proof.jpg"),
+            (small, f"{stem}-small.png", f"{stem}-proof-small.png"),
+        ):
             slot = Slot(page, drawing, deck.geometry.trim, size)
-            plan.jobs.append(ImageJob(str(deck.pdf), size, (slot,), (str(folder / name),)))
+            proofed = (str(folder / printed),) if proof else ()
+            files = (str(folder / name),)
+            plan.jobs.append(
+                ImageJob(str(deck.pdf), size, (slot,), files, proof=proof, proofed=proofed)
+            )
         shown = {
             "large": f"{folder.name}/{stem}.jpg",
             "thumb": f"{folder.name}/{stem}-small.png",
@@ -152,14 +164,16 @@ def preview_site(
     warnings: dict[str, list[str]] | None = None,
     stale: str | None = None,
     processes: int | None = None,
+    proof: tuple | None = None,
 ) -> Path:
     """Write the preview site of the build in ``build_dir`` into ``site_dir``.
 
     ``warnings`` are the build's warnings by output path (as the manifest names files);
     ``stale``, when given, says why the build may not show the sources as they are now,
-    and is shown on every page. Returns the index.html path.
+    and is shown on every page; ``proof`` (an output intent and ink limit) adds soft
+    proofs of every card and the switch that shows them. Returns the index.html path.
     """
-    return write_site(build_dir, site_dir, warnings, stale, processes).index
+    return write_site(build_dir, site_dir, warnings, stale, processes, proof=proof).index
 
 
 @cache
@@ -192,6 +206,7 @@ def write_site(
     live: bool = False,
     problems: list[str] | None = None,
     decks: dict | None = None,
+    proof: tuple | None = None,
 ) -> Site:
     """Write the preview site of the build in ``build_dir`` into ``site_dir`` (see
     :func:`preview_site`), of the editions named (all by default).
@@ -200,11 +215,11 @@ def write_site(
     tells them what changed, and show ``problems`` (the command line's text of each)
     above the cards of the last good build. ``decks`` keeps the geometry of the card
     files read for the next call, so that their pages are not checked again (see
-    :func:`_read`).
+    :func:`_read`). ``proof`` is as :func:`preview_site` takes it.
     """
     build_dir, site_dir = Path(build_dir), Path(site_dir)
     environment = _environment()
-    common = {"stale": stale, "live": live, "problems": problems or []}
+    common = {"stale": stale, "live": live, "problems": problems or [], "proof": _named(proof)}
     grouped = _group(manifest_entries(build_dir))
     if editions:
         grouped = {name: groups for name, groups in grouped.items() if name in editions}
@@ -212,7 +227,7 @@ def write_site(
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
         edition, edition_plans, edition_pages, edition_names = _edition_site(
-            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks
+            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks, proof
         )
         for name, context in edition_pages.items():
             page = environment.get_template("deck.html").render({**context, **common})
@@ -223,8 +238,9 @@ def write_site(
     index = environment.get_template("index.html").render(
         {"editions": shown, "root": "", "build": display_path(build_dir), **common}
     )
-    site = Plan(site_dir, r"index\.html|style\.css|live\.js")
+    site = Plan(site_dir, r"index\.html|style\.css|live\.js|proof\.js")
     assets = ("style.css", "live.js") if live else ("style.css",)
+    assets += ("proof.js",) if proof else ()
     site.texts = {name: (TEMPLATES / name).read_text("utf-8") for name in assets}
     site.texts["index.html"] = index
     for folder, texts in pages.items():
@@ -234,6 +250,15 @@ def write_site(
     done = carry_out([*plans, site], processes)
     images = [path for path in done.images if not path.endswith(".html")]
     return Site(site_dir / "index.html", images, names)
+
+
+def _named(proof: tuple | None) -> str | None:
+    """What a soft proof prints with, as its switch names it: the press and ink limit."""
+    if proof is None:
+        return None
+    intent, limit = proof
+    press = intent.condition_name if intent.condition == "Custom" else intent.condition
+    return f"{press} at {limit:g} % ink"
 
 
 #: What a card file's manifest entry says of its pages' geometry.
@@ -266,6 +291,7 @@ def _edition_site(
     site_dir: Path,
     warnings: dict,
     decks: dict | None,
+    proof: tuple | None = None,
 ) -> tuple[dict, list[Plan], dict[str, dict], dict[str, str]]:
     """One edition of the site: what the index shows of it, the plans of its decks'
     images, each deck page's context by file name, and the card name of each face image."""
@@ -302,7 +328,7 @@ def _edition_site(
         deck = _read(build_dir / source["path"], source, decks)
         shown["template"] = deck.template
         shown["elements"] = ", ".join(deck.elements)
-        plan, faces, backs = _deck_plan(deck, edition_dir / name)
+        plan, faces, backs = _deck_plan(deck, edition_dir / name, proof)
         plans.append(plan)
         for face in faces:
             for image in (face["large"], face["thumb"]):

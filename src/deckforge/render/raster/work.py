@@ -60,6 +60,9 @@ class ImageJob:
     background: tuple[int, int, int] = WHITE
     #: A soft proof: the output intent and ink limit the picture is shown printed with.
     proof: tuple | None = None
+    #: Files that get the picture as the press prints it (through ``proof``) while
+    #: ``files`` get it as drawn; when there are none, ``files`` get the proof.
+    proofed: tuple[str, ...] = ()
 
     def key(self) -> str:
         """What the picture is made from."""
@@ -166,13 +169,19 @@ def make(job: ImageJob) -> list[tuple[str, str, int]]:
         picture = side(only) if whole else Image.new("RGB", job.size, job.background)
         for slot in () if whole else job.slots:
             picture.paste(side(slot), slot.at)
-        if job.proof is not None:
+        if job.proof is not None and not job.proofed:
             picture = proofed(picture, *job.proof)
         data = encode_jpeg(picture) if jpeg else encode_png(picture)
     key = job.key()
-    for path in job.files:
-        write_atomic(Path(path), data)
-    return [(path, key, len(data)) for path in job.files]
+    written = [(path, data) for path in job.files]
+    if job.proofed:
+        # The drawn picture (never the quick path's rows: a job with a proof has none).
+        printed = proofed(picture, *job.proof)  # type: ignore[misc]
+        proof = encode_jpeg(printed) if job.proofed[0].endswith(".jpg") else encode_png(printed)
+        written += [(path, proof) for path in job.proofed]
+    for path, content in written:
+        write_atomic(Path(path), content)
+    return [(path, key, len(content)) for path, content in written]
 
 
 def proofed(image: Image.Image, intent, ink_limit: float) -> Image.Image:
@@ -180,8 +189,7 @@ def proofed(image: Image.Image, intent, ink_limit: float) -> Image.Image:
     (as printer-cmyk converts), and back to sRGB through it with the same intent."""
     from deckforge.render import colour
 
-    converter = colour.converter(intent, ink_limit)
-    return converter.proof(converter.image(image))
+    return colour.converter(intent, ink_limit).printed(image)
 
 
 def _make_batch(jobs: list[ImageJob]) -> list[list[tuple[str, str, int]]]:
@@ -279,7 +287,7 @@ def _load_record(folder: Path) -> dict:
 
 def _is_current(job: ImageJob, record: dict) -> bool:
     key = job.key()
-    for path in job.files:
+    for path in job.files + job.proofed:
         made = record.get(Path(path).name)
         try:
             size = Path(path).stat().st_size
@@ -307,7 +315,7 @@ def carry_out(
         record = records[plan.folder] = _load_record(plan.folder)
         for job in plan.jobs:
             if _is_current(job, record):
-                outcome.unchanged += len(job.files)
+                outcome.unchanged += len(job.files) + len(job.proofed)
             else:
                 todo.append(job)
         plan.folder.mkdir(parents=True, exist_ok=True)
@@ -342,7 +350,8 @@ def carry_out(
 def _tidy(plan: Plan, record: dict) -> None:
     """Remove files of earlier outputs that this plan does not make, and save the record
     of the files that are there."""
-    wanted = {Path(path).name for job in plan.jobs for path in job.files} | set(plan.texts)
+    wanted = {Path(path).name for job in plan.jobs for path in job.files + job.proofed}
+    wanted |= set(plan.texts)
     owned = re.compile(plan.owned)
     for old in plan.folder.iterdir():
         if old.is_file() and owned.fullmatch(old.name) and old.name not in wanted:
