@@ -3,6 +3,7 @@ printer prints them; the layouts they replaced fail preflight."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
@@ -18,7 +19,6 @@ from deckforge.layout.components.track import GLUE, MARGIN
 from deckforge.layout.ops import Document, Rect, Text, hex_colour
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles
-from deckforge.records import replace
 from deckforge.render import pdf
 from deckforge.render.raster import rasterize
 from deckforge.sources.load import Project, select_editions

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from deckforge.errors import DeckforgeError, display_path
@@ -25,7 +26,6 @@ from deckforge.fsutil import (
     relative,
     write_atomic,
 )
-from deckforge.records import fields, record
 
 MANIFEST_NAME = "manifest.json"
 
@@ -34,7 +34,7 @@ class ManifestError(DeckforgeError):
     """A build folder without a manifest, or with one deckforge did not write."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Entry:
     """One file of a build."""
 

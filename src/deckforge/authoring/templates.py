@@ -6,18 +6,18 @@ its cards are drawn from it, after ``extends`` and the edition's own files.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from deckforge.errors import Problem
-from deckforge.records import record
 from deckforge.templates.computed import readings
 from deckforge.templates.load import Library, Template
 from deckforge.templates.spec import Spec
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Listed:
     """A template as listed: its name, the file it is read from, what it draws, and the
     file it hides (an edition's own template of a shipped template's name)."""

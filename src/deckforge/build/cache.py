@@ -119,7 +119,8 @@ def fresh_editions(
 def with_templates(edition: Edition) -> Edition:
     """The edition with its own templates among its inputs (and the fonts and pictures
     kept beside them): its outputs depend on them as much as on its sources."""
-    from deckforge.records import replace
+    from dataclasses import replace
+
     from deckforge.templates import EDITION_FOLDER, dependencies
 
     found = {path: digest(path, edition.root) for path in dependencies(edition)}

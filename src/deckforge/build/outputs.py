@@ -4,6 +4,7 @@ with its build-manifest entry (made here, and only here)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from deckforge.build import cache
 from deckforge.build.plan import calibration_path, part_path
@@ -16,12 +17,11 @@ from deckforge.layout.ops import Card, Document, Page
 from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record, replace
 from deckforge.text.script import is_rtl_locale
 from deckforge.units import to_mm
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Output:
     """One file to write: where, what, and its build-manifest entry."""
 
@@ -181,7 +181,7 @@ def calibration_output(profile: Profile) -> Output:
     return _output(relpath, f"Duplex calibration – {profile.id}", pages, entry, trim, 0.0)
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class LaidOut:
     """An edition's cards per deck (the same under every profile)."""
 

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deckforge import fsutil
@@ -26,7 +27,6 @@ from deckforge.kinds.edition import build_edition, validate_edition
 from deckforge.manifest import Entry
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile, select_profiles
-from deckforge.records import field, record, replace
 from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
 from deckforge.sources.schema import save_checks
@@ -95,7 +95,7 @@ def check(
     return laid_out, outputs, _unique(problems + found)
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class BuildReport:
     """What a build did."""
 

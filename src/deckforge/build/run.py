@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -30,7 +31,6 @@ from deckforge.layout.listing import card_sources
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
 from deckforge.model import Edition
-from deckforge.records import field, record, replace
 from deckforge.render import pdf
 
 
@@ -43,7 +43,7 @@ class Progress(Protocol):
         """A file is done: ``written``, or found unchanged (or empty) and left alone."""
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Workshop:
     """What every task of a build reads."""
 
@@ -58,7 +58,7 @@ class Workshop:
     cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Made:
     """What a task did: the file's manifest entry (None if the part prints nothing; with
     the file's SHA-256), whether it was written (or found unchanged), the problems found,

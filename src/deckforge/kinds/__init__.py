@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TypeVar
@@ -23,7 +24,6 @@ from typing import TypeVar
 from deckforge.art import icons
 from deckforge.errors import Problem, SourceRef
 from deckforge.model import Art, Deck, Edition, Text
-from deckforge.records import record
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
@@ -32,7 +32,7 @@ from deckforge.sources.source import Source
 K = TypeVar("K", bound="Kind")
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Checked:
     """What the rules of one source may look at beyond it: the edition's language and
     player counts, the project folder, and every source of the edition that passed its
@@ -90,7 +90,7 @@ class Reader:
         return Art(source.path.parent / entry["art"], source.ref(path))
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Rows:
     """Cards that are rows of data (a CSV or XLSX file, or a list in a deck's YAML): the
     values each template binds are checked against what it needs before anything is
@@ -110,7 +110,7 @@ class Rows:
     folder: Path
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Look:
     """How a deck's cards are drawn: the face template, the back template (one for the
     deck, one per card where backs differ, or none), and, for cards that are rows of
@@ -133,7 +133,7 @@ class Look:
         return tuple(dict.fromkeys((self.face, *backs)))
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Kind:
     """What every kind says: its name in sources and where it is listed."""
 
@@ -167,7 +167,7 @@ class Kind:
         return set()
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class DeckKind(Kind):
     """A kind of deck: its sources make cards."""
 

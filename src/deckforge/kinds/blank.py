@@ -6,13 +6,14 @@ like its cards, with room to write, and have its back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.kinds import Checked, DeckKind, Look, Reader, deck_kinds
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BlankCard:
     """A write-your-own card."""
 

@@ -14,13 +14,13 @@ icon, art path), before anything is drawn.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from deckforge.art import images
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.kinds import Checked, DeckKind, Look, Reader, Rows
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources import tabular
 from deckforge.sources.load import OUTSIDE, inside, outside_art, refusal
 from deckforge.sources.rules import text_in
@@ -35,7 +35,7 @@ TEMPLATES_FOLDER = "templates"
 NAME_FIELDS = ("name", "title")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Data:
     """What a deck's cards share: the template of their faces, and where their data is
     (the file or YAML list, and the fields it names)."""
@@ -57,7 +57,7 @@ class Data:
     root: Path
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DataCard:
     """A card that is a row of data: its values by field, each with its place."""
 
@@ -71,14 +71,14 @@ class DataCard:
     data: Data
 
 
-@record
+@dataclass
 class _Row:
     values: dict[str, object]
     copies: int
     ref: SourceRef
 
 
-@record
+@dataclass
 class _Read:
     """A deck's rows as read, or the problems that stop them."""
 

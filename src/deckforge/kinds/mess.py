@@ -8,16 +8,16 @@ and places no item suggests.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import WARNING, Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Edition, Text
-from deckforge.records import record
 from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MessCard:
     """An item of a mess."""
 

@@ -7,17 +7,17 @@ pawns take their colours from a numbered deck (:mod:`deckforge.kinds.pawns`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, DeckKind, Look, Reader
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
 from deckforge.text.script import number
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PlayerColour:
     """A player colour, told apart also by its name and symbol."""
 
@@ -27,7 +27,7 @@ class PlayerColour:
     symbol: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class NumberCard:
     """A numbered card, optionally in a player colour."""
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, ComponentKind, Reader
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Track:
     """A score track board."""
 

@@ -7,17 +7,17 @@ rules check that no card ever sends a mess back to its own maker.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
 from deckforge.text.script import localise_digits
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WhichWayCard:
     """Which neighbour receives your mess."""
 

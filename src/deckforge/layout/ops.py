@@ -8,10 +8,9 @@ bleed extends past it by the bleed on every side.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
-
-from deckforge.records import field, record
 
 RGB = tuple[float, float, float]
 
@@ -53,7 +52,7 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Paint:
     """How a closed shape is painted: its fill, its outline and the outline's dash
     pattern (on, off, ... in points; solid when empty). Given by keyword only, after
@@ -65,7 +64,7 @@ class Paint:
     dash: tuple[float, ...] = ()
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Rect(Paint):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
@@ -76,7 +75,7 @@ class Rect(Paint):
     radius: float = 0.0
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A straight line."""
 
@@ -89,14 +88,14 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Polygon(Paint):
     """A closed shape through points; ``holes`` are cut out (even-odd)."""
 
     points: tuple[tuple[float, float], ...]
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Circle(Paint):
     """A circle."""
 
@@ -105,7 +104,7 @@ class Circle(Paint):
     r: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Ellipse(Paint):
     """An ellipse filling the box whose lower-left corner is (x, y)."""
 
@@ -115,7 +114,7 @@ class Ellipse(Paint):
     h: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Transform:
     """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
     what turns an upside-down answer or a sideways label into place."""
@@ -124,7 +123,7 @@ class Transform:
     ops: tuple
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """Where a text belongs in a tagged document's logical structure.
 
@@ -141,7 +140,7 @@ class Tag:
     artifact: str = ""
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
 
@@ -204,7 +203,7 @@ class Fitted(Protocol):
     def align(self) -> str: ...
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A named picture drawn into a box, keeping its aspect ratio."""
 
@@ -215,7 +214,7 @@ class Icon:
     h: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Picture:
     """A user's art file drawn into a box: scaled to cover it (cropped) or to fit inside it,
     never stretched; ``round`` clips it to the box's inscribed circle."""
@@ -230,7 +229,7 @@ class Picture:
     round: bool = False
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of a card, or a page's content: operations in its own coordinates.
 
@@ -242,7 +241,7 @@ class Face:
     key: str | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """A keyed face drawn here: what many cards share (a category's card without its
     name), stored once in the file."""
@@ -250,7 +249,7 @@ class Use:
     face: Face
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A laid-out card: trim size and its two sides."""
 
@@ -261,7 +260,7 @@ class Card:
     back: Face
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Placement:
     """A face put on a page: its trim's lower-left corner and the area it may paint."""
 
@@ -287,7 +286,7 @@ class Placement:
         return left < cx + cw and right > cx and bottom < cy + ch and top > cy
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Page:
     """One page of an output file."""
 
@@ -300,7 +299,7 @@ class Page:
     label: str = ""
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 

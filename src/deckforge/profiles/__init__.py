@@ -5,19 +5,19 @@ Adding a profile means adding a file here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
-from deckforge.records import record
 from deckforge.sources.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, out_of_range, parse_length
 
 FOLDER = Path(__file__).parent
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class OutputIntent:
     """The printing condition files are made for: its ICC profile and how PDF/X names it."""
 
@@ -79,7 +79,7 @@ def _description(data: bytes) -> str:
 MAX_ICC_BYTES = 64 * 1024 * 1024
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Profile:
     """A validated print profile, lengths in points."""
 

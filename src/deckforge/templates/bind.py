@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from operator import attrgetter
 
 from deckforge.errors import SourceRef
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
-from deckforge.records import record
 from deckforge.text.script import localise_digits
 
 #: Roots of the paths that name the deck's and edition's values, not a card's fields.
@@ -35,7 +35,7 @@ class BindError(ValueError):
     """A binding that cannot be read, or a bound value that cannot be used."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Field:
     """One binding: the path of a field and the filters applied to its text."""
 
@@ -53,7 +53,7 @@ class Field:
         return self.path[0] not in ROOTS
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pattern:
     """Text with bindings in it, parsed once: literal strings and fields in order."""
 
@@ -158,8 +158,8 @@ _FIELDS: dict[type, frozenset[str] | None] = {}
 def _field_names(kind: type) -> frozenset[str] | None:
     names = _FIELDS.get(kind, False)
     if names is False:
-        found = getattr(kind, "__record_fields__", None)
-        names = _FIELDS[kind] = frozenset(found) if found is not None else None
+        found = frozenset(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        names = _FIELDS[kind] = found
     return names
 
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.errors import close_matches
 from deckforge.layout.ops import BLACK, RGB, WHITE, hex_colour, mix, readable_on
-from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
 
 BASIC = {"white": WHITE, "black": BLACK}
@@ -44,7 +44,7 @@ class _TooDeep(ColourError):
     """Colours that name each other too deep: said whole, not once per colour on the way."""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Colour:
     """A compiled colour: a constant, or a function of the card's bound fields."""
 

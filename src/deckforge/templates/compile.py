@@ -10,11 +10,11 @@ fields, fitting its text and making the drawing operations.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.layout.ops import RGB, hex_colour
-from deckforge.records import field, record
 from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -44,7 +44,7 @@ MIN_TYPE = 7.0
 KINDS = ("art", "icon", "colour", "number", "text")
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Context:
     """What a card kind tells the engine about a deck: the edition's locale and palette,
     the values bindings under ``deck``, ``edition`` and ``palette`` read, the card's size
@@ -57,7 +57,7 @@ class Context:
     key: str = ""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class TextLook:
     """A text element's style, compiled: how the fitter sets it, its colour, where it sits
     in its box vertically."""
@@ -67,7 +67,7 @@ class TextLook:
     valign: str
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Compiled:
     """A template compiled for a deck: the card and the elements, in drawing order."""
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from deckforge.errors import close_matches
-from deckforge.records import record
 from deckforge.units import POINTS_PER_UNIT, out_of_range
 
 #: How deep parentheses and functions may nest in one expression.
@@ -35,7 +35,7 @@ _TOKEN = re.compile(
 )
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Box:
     """What ``%`` is a share of: a width and a height, in points."""
 
@@ -43,7 +43,7 @@ class Box:
     h: float
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class _Value:
     number: float
     length: bool  # a length (points), or a plain number

@@ -17,12 +17,12 @@ A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.fsutil import inside
-from deckforge.records import field, record
 from deckforge.sources.load import TEMPLATES_FOLDER
 from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec
@@ -42,7 +42,7 @@ NAME_RULE = "use letters, digits, '-' and '_', starting with a letter"
 SETTINGS = ("description", "size", "width", "height", "bleed", "safe", "mirror")
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Layer:
     """A folder of templates, and the folder the paths its files name must stay in."""
 
@@ -56,7 +56,7 @@ class Layer:
         return display_path(path, self.root)
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Template:
     """A template after ``extends``: settings, colours, sizes, styles and elements, each
     value with where it was written."""

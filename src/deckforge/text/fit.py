@@ -19,9 +19,9 @@ alike).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
-from deckforge.records import record
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
 from deckforge.text.lines import (
@@ -60,7 +60,7 @@ class FitError(ValueError):
         self.position = position
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class TextStyle:
     """How a text box sets its text."""
 
@@ -80,7 +80,7 @@ class TextStyle:
     latin_height: bool = False
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class FittedText:
     """Text set at one size: lines top to bottom."""
 

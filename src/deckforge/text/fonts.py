@@ -14,6 +14,7 @@ import hashlib
 import io
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +23,6 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
-from deckforge.records import record
 from deckforge.rl import faces
 from deckforge.text.instances import cut, reachable
 from deckforge.versions import version
@@ -45,7 +45,7 @@ STYLES = tuple(_STYLES)
 _log = Log(__name__)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FontFace:
     """One registered face: its ReportLab name, its cached file and the code points it
     can draw."""
@@ -82,7 +82,7 @@ def cache_dir() -> Path:
     return fsutil.cache_dir()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Instance:
     """What one static instance is cut from, and its PostScript name."""
 

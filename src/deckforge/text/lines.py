@@ -32,16 +32,16 @@ that face, a piece at a time.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from deckforge.records import record, replace
 from deckforge.text import fonts, lineface, markup, shaping
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
 from deckforge.text.script import RLM, ZWNJ, drawable, has_any_arabic, has_arabic, visual_order
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """Glyphs drawn as one text object in one face; ``offset`` from the line's left edge.
 
@@ -56,7 +56,7 @@ class Run:
     scale: float = 1.0
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """One line: its logical text (for search and copy), its visual runs and icons.
 

@@ -15,6 +15,7 @@ it follow in the same direction, each glue strip on the side of the sheet before
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from deckforge.kinds.track import Track
 from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sheet_for
@@ -22,7 +23,6 @@ from deckforge.layout.ops import BLACK, WHITE, Face, Line, Page, Placement, Rect
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale, number
@@ -40,7 +40,7 @@ MARK_GAP = mm(1.5)
 MARK_LENGTH = mm(5)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Board:
     """The board's size and each tile's width."""
 

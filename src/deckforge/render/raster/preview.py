@@ -10,12 +10,12 @@ print shop gets. Pages come from Jinja2 templates in ``templates/``.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.records import field, record
 from deckforge.render.raster.pdfread import (
     Deck,
     deck_of,
@@ -136,7 +136,7 @@ def _unique_warnings(entries: list[dict], warnings: dict[str, list[str]]) -> lis
     return list(dict.fromkeys(w for e in entries for w in warnings.get(e["path"], [])))
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Site:
     """A preview site written: its index page, the images made this time (every one
     that was missing or whose drawing changed) and the card name each face image shows."""

@@ -16,11 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError
-from deckforge.records import record
 from deckforge.render.raster.pdfread import Deck, read_deck, side_page
 from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
 
@@ -186,7 +186,7 @@ def saved_object(
             "Rules": "", "PlayerTurn": "", "LuaScript": "", "ObjectStates": [state]}  # fmt: skip
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sheets:
     """How large a deck's sheets may be: at most ``columns`` × ``rows`` cards (the last
     slot is the hidden image) and ``max_side`` pixels on a side."""

@@ -18,13 +18,13 @@ import re
 import struct
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from PIL import Image
 
 from deckforge.fsutil import write_atomic
-from deckforge.records import field, record
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
 from deckforge.versions import version
 
@@ -34,7 +34,7 @@ WHITE = (255, 255, 255)
 FEW_JOBS = 8
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Slot:
     """One card side placed in a picture: page ``page`` of the job's PDF, its ``region``
     (None: the whole page) drawn to ``size`` pixels at ``at``, in grey if ``grey``.
@@ -48,7 +48,7 @@ class Slot:
     grey: bool = False
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ImageJob:
     """A picture of ``size`` pixels made of ``slots`` on a ``background``, saved to each
     of ``files`` (as JPEG if the first ends in ``.jpg``, else as PNG)."""
@@ -245,7 +245,7 @@ def run(
 # --- planning: what to make, what is already there ----------------------------------------
 
 
-@record
+@dataclass
 class Plan:
     """The images and text files of one output folder.
 
@@ -259,7 +259,7 @@ class Plan:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@record
+@dataclass
 class Outcome:
     """What carrying plans out did: files written and files found up to date, and the
     paths of the images made (what a live preview tells open pages to load again)."""

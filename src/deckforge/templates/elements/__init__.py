@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from deckforge.errors import SourceRef
 from deckforge.layout.ops import RGB, Transform
-from deckforge.records import record
 from deckforge.templates.bind import Field, Scope, is_set, raw
 from deckforge.templates.colours import Colour
 from deckforge.templates.geometry import Frame, Place
@@ -116,7 +116,7 @@ class CardError(Exception):
         self.ref = ref
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Condition:
     """``when``/``unless``: a field is set, or equals one of some values."""
 
@@ -140,7 +140,7 @@ class Condition:
         return result != self.negate
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Whole:
     """A key holding a whole number (a count, a seed), written out or bound to a card's
     field (``"{lines}"``), compiled."""
@@ -169,7 +169,7 @@ class Whole:
             ) from None
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Paint:
     """A shape's fill, outline colour, outline width and dash, compiled."""
 
