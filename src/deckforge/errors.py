@@ -25,10 +25,11 @@ def pickled_quickly(cls: type) -> type:
     if any(not f.init or f.kw_only for f in fields(cls)):
         raise TypeError(f"{cls.__name__}: every field must be given to __init__ in order")
     get = operator.attrgetter(*(f.name for f in fields(cls)))
+    # Set on the class dataclass made, which a type checker sees as any other method.
     if len(fields(cls)) == 1:
-        cls.__reduce__ = lambda self: (cls, (get(self),))  # type: ignore[method-assign]
+        setattr(cls, "__reduce__", lambda self: (cls, (get(self),)))  # noqa: B010
     else:
-        cls.__reduce__ = lambda self: (cls, get(self))  # type: ignore[method-assign]
+        setattr(cls, "__reduce__", lambda self: (cls, get(self)))  # noqa: B010
     return cls
 
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import DeckforgeError, display_path
 from deckforge.fsutil import (
@@ -88,7 +89,7 @@ class Entry:
         """An entry as the manifest holds it; ValueError if it is not one."""
         if not isinstance(data, dict):
             raise ValueError("an entry is not a mapping")
-        values = {name: data.get(name) for name in _TYPES}
+        values: dict[str, Any] = {name: data.get(name) for name in _TYPES}
         trim = values["trim_mm"]
         if isinstance(trim, list) and len(trim) == 2 and all(map(_number, trim)):
             values["trim_mm"] = tuple(trim)

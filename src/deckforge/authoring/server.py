@@ -145,6 +145,7 @@ class Server(ThreadingHTTPServer):
     def url(self) -> str:
         """Where a browser opens the preview."""
         host, port = self.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/{self.home}"
 

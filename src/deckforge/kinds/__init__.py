@@ -19,11 +19,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from deckforge.art import icons
 from deckforge.errors import Problem, SourceRef
-from deckforge.model import Art, Deck, Edition, Text
+from deckforge.model import Art, Component, Deck, Edition, Text
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
@@ -73,8 +73,11 @@ class Reader:
         values = [entry[key] for entry in entries]
         inner = [(key, self.locale) if isinstance(v, dict) else (key,) for v in values]
         refs = source.each_ref(path, inner)
-        texts = [Text(text_in(v, self.locale), ref) for v, ref in zip(values, refs, strict=True)]
-        assert all(t.value is not None for t in texts), "every text has the edition's language"
+        texts = []
+        for value, ref in zip(values, refs, strict=True):
+            found = text_in(value, self.locale)
+            assert found is not None, "every text has the edition's language"
+            texts.append(Text(found, ref))
         return texts
 
     @staticmethod
@@ -118,7 +121,7 @@ class Look:
 
     #: The face template ('' when there is nothing to draw: data that could not be read).
     face: str
-    back: str | tuple[str, ...] | None
+    back: str | tuple[str | None, ...] | None
     data: Rows | None = None
     #: The folder of the deck's file, whose ``templates/`` is looked in after the
     #: edition's own (a deck file of one game that another edition prints).
@@ -130,7 +133,7 @@ class Look:
     def names(self) -> tuple[str, ...]:
         """Every template it draws with, each once."""
         backs = (self.back,) if isinstance(self.back, str) else self.back or ()
-        return tuple(dict.fromkeys((self.face, *backs)))
+        return tuple(dict.fromkeys((self.face, *(back for back in backs if back is not None))))
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,13 +202,13 @@ class DeckKind(Kind):
         """The templates a deck's cards are drawn from: by default the kind's own."""
         return Look(self.face, self.back)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: Any, locale: str) -> str:
         """What players call a card, in the edition's language (Tabletop Simulator shows
         it, the build manifest lists it): by default its ``name``, else its id."""
         name = getattr(card, "name", None)
         return name.value if isinstance(name, Text) else str(getattr(card, "id", ""))
 
-    def card_source(self, card: object) -> SourceRef | None:
+    def card_source(self, card: Any) -> SourceRef | None:
         """Where a card is written (the build manifest lists it, the live preview shows
         it): by default where its ``name`` is, else its first value (a row of data)."""
         name = getattr(card, "name", None)
@@ -216,7 +219,7 @@ class DeckKind(Kind):
             return next((v.ref for v in values.values() if isinstance(v, Text)), None)
         return None
 
-    def card_art(self, card: object) -> tuple[Path, ...]:
+    def card_art(self, card: Any) -> tuple[Path, ...]:
         """The picture files a card draws (a new picture at the same path is a change)."""
         art = getattr(card, "art", None)
         return (art.path,) if isinstance(art, Art) else ()
@@ -225,7 +228,7 @@ class DeckKind(Kind):
 class ComponentKind(Kind):
     """A kind of component: a score pad, a rulebook, a board."""
 
-    def component(self, id: str, source: Source, reader: Reader) -> object:
+    def component(self, id: str, source: Source, reader: Reader) -> Component:
         """The component a validated source describes."""
         raise NotImplementedError
 

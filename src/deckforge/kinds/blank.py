@@ -39,10 +39,11 @@ class Blank(DeckKind):
 
     def look(self, deck: Deck) -> Look:
         """The blank version of the face of the cards they are like, and their back."""
-        like = deck.cards[0].like if deck.cards else "places"
+        first = deck.cards[0] if deck.cards else None
+        like = first.like if isinstance(first, BlankCard) else "places"
         return Look(LOOKS[like], deck_kinds()[like].back)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: BlankCard, locale: str) -> str:
         """Its prompt."""
         return card.prompt.value
 

@@ -72,7 +72,8 @@ class Numbered(DeckKind):
         data = source.data
         label = reader.text(source, ("label",), data["label"])
         cards = []
-        for colour in player_colours(source, reader) or [None]:
+        colours: list[PlayerColour | None] = [*player_colours(source, reader)] or [None]
+        for colour in colours:
             for n in range(data["numbers"]["from"], data["numbers"]["to"] + 1):
                 card_id = f"{colour.id}-{n}" if colour else str(n)
                 cards.append(NumberCard(card_id, n, label, colour))
@@ -85,7 +86,7 @@ class Numbered(DeckKind):
             return Look("player-number", "player-number-back")
         return super().look(deck)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: NumberCard, locale: str) -> str:
         """ "Player 3", or "Player 3 – Orange" in a player colour."""
         name = f"{card.label.value} {number(card.number, locale)}"
         return f"{name} – {card.colour.name.value}" if card.colour else name

@@ -60,7 +60,7 @@ class Pictures(DeckKind):
             for n in range(1, data["count"] + 1)
         ]
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: PictureCard, locale: str) -> str:
         """Its number, in the edition's digits."""
         return number(card.number, locale)
 

@@ -60,7 +60,7 @@ class WhichWay(DeckKind):
             )
         return cards
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: WhichWayCard, locale: str) -> str:
         """Its label, in the edition's digits: "Pass 2 to the left"."""
         return localise_digits(card.label.value, locale)
 

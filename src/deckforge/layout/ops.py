@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 RGB = tuple[float, float, float]
 
@@ -188,10 +188,13 @@ class Fitted(Protocol):
     operations, which text, art and layout all make, depend on none of them."""
 
     @property
-    def lines(self) -> tuple: ...
+    def lines(self) -> tuple[Any, ...]: ...
 
     @property
     def line_height(self) -> float: ...
+
+    @property
+    def height(self) -> float: ...
 
     @property
     def ascent(self) -> float: ...

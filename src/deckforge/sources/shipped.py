@@ -98,7 +98,7 @@ def _at(path: str) -> Traversable:
 
 def _tree(folder: Traversable) -> list[str]:
     """Every file under a folder, by its path from there, sorted."""
-    names = []
+    names: list[str] = []
     for item in folder.iterdir():
         if item.is_dir():
             names.extend(f"{item.name}/{name}" for name in _tree(item))

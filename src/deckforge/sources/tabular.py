@@ -265,10 +265,10 @@ def _table(path: Path, display: str, grid: list[list[Cell]]) -> tuple[Table | No
         copies = 1
         if COUNT in values:
             cell = values.pop(COUNT)
-            copies = whole_count(cell.value)
-            if copies is None:
+            count = whole_count(cell.value)
+            if count is None:
                 problems.append(Problem(cell.ref, count_problem(cell.value)))
-                copies = 0
+            copies = count or 0
         table.rows.append(values)
         table.row_refs.append(row[0].ref)
         table.counts.append(copies)

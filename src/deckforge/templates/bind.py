@@ -156,11 +156,12 @@ _FIELDS: dict[type, frozenset[str] | None] = {}
 
 
 def _field_names(kind: type) -> frozenset[str] | None:
-    names = _FIELDS.get(kind, False)
-    if names is False:
-        found = frozenset(f.name for f in fields(kind)) if is_dataclass(kind) else None
-        names = _FIELDS[kind] = found
-    return names
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        names = frozenset(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        _FIELDS[kind] = names
+        return names
 
 
 def lookup(value: object, path: tuple[str, ...]) -> object:

@@ -126,7 +126,7 @@ class _Compiler:
             if match is None or match.end() == position:
                 raise ColourError(f"unexpected {text[position:].strip()[:1]!r}")
             position = match.end()
-            kind = match.lastgroup
+            kind = match.lastgroup or ""
             tokens.append((kind, match.group(kind)))
         return tokens
 

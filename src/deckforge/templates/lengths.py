@@ -242,8 +242,7 @@ def number(value: object) -> float:
 #: The keys of an element's box, worked out from each other.
 _BOX = ("x", "y", "w", "h", "size", "right", "bottom")
 #: The keys that hold lengths.
-_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
-_LENGTHS += ("min_font_size",)
+_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size", "min_font_size")
 #: A name in a length's expression (``safe``, a size), not a unit or a function.
 _NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
 

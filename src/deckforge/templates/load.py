@@ -244,7 +244,7 @@ class Library:
                 _merge(template.styles[key], spec)
             else:
                 template.styles[key] = spec
-        problems: list[Problem] = []
+        problems = []
         _merge_list(
             template.elements, data.get("elements", []), source, ("elements",), layer, problems
         )

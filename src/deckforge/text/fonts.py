@@ -58,7 +58,7 @@ class FontFace:
 def _package_font(module: str, italic: bool = False) -> Path | None:
     """The package's variable font, upright or italic; None if it has no italic."""
     package = __import__(module)
-    files = sorted((Path(package.__file__).parent / "files").glob("*.ttf"))
+    files = sorted((Path(str(package.__file__)).parent / "files").glob("*.ttf"))
     chosen = [f for f in files if ("Italic" in f.name) == italic]
     if not chosen:
         if italic:
@@ -98,6 +98,14 @@ def instance_of(family: str, weight: str) -> Instance | None:
     wght, italic, suffix = _STYLES[weight]
     source = _package_font(module, italic)
     return None if source is None else Instance(source, wght, f"{stem}-{suffix}")
+
+
+def upright_instance(family: str, weight: str) -> Instance:
+    """The instance of a family in an upright style (every family has them)."""
+    found = instance_of(family, weight)
+    if found is None:
+        raise ValueError(f"the {family} family has no {weight} font")
+    return found
 
 
 @cache

@@ -154,7 +154,7 @@ class _Parser:
         text, at = self.text, 0
         while at < len(text):
             plain = _PLAIN.match(text, at)
-            if plain.end() > at:
+            if plain is not None and plain.end() > at:
                 self.add(plain.group())  # no markup in it: taken whole
                 at = plain.end()
                 continue

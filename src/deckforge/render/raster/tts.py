@@ -63,7 +63,7 @@ def tts_grid(
     """
     if cards + 1 > columns * rows:
         return columns, rows, _fit_card(trim_size, columns, rows, max_side)
-    grids = []
+    grids: list[tuple[int, int]] = []
     for used_columns in range(min(2, columns), columns + 1):
         used_rows = max(min(2, rows), math.ceil((cards + 1) / used_columns))
         if used_rows <= rows:
