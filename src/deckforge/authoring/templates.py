@@ -38,7 +38,9 @@ def listing(library: Library) -> list[Listed]:
     """Every template the library holds, by name."""
     found = []
     for name in library.names():
-        path, index = library.find(name)
+        where = library.find(name)
+        assert where is not None, "the library holds every template it names"
+        path, index = where
         layer = library.layers[index]
         hidden = library.find(name, index + 1)
         hides = library.layers[hidden[1]].display(hidden[0]) if hidden else None
@@ -100,7 +102,7 @@ def show(library: Library, name: str) -> tuple[str | None, list[Problem]]:
 
 def _readings(spec: Spec) -> list[str]:
     """Comments saying how the element's expressions are read (a group's children's too)."""
-    out = []
+    out: list[str] = []
     for key, value in spec.data.items():
         out.extend(f"  # {spec.name}.{key} reads: {r}" for r in readings(key, value))
     for child in spec.children:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from deckforge.build import cache
 from deckforge.build.plan import calibration_path, part_path
@@ -43,23 +44,23 @@ def _output(
     relpath: str,
     title: str,
     pages: tuple[Page, ...] | Iterator[Page],
-    entry: dict,
+    about: dict,
     trim: tuple[float, float],
     bleed: float,
     profile: Profile | None = None,
     count: int | None = None,
 ) -> Output:
     """A file: its pages (in the profile's colours, if given; ``count`` of them when they
-    are made as they are drawn) and its manifest entry, from the entry's edition, locale,
+    are made as they are drawn) and its manifest entry, from ``about``: the edition, locale,
     profile, kind, deck and cards."""
     entry = Entry(
         path=relpath,
         pages=len(pages) if count is None else count,  # type: ignore[arg-type]
         trim_mm=(round(trim[0], 2), round(trim[1], 2)),
         bleed_mm=round(to_mm(bleed), 3),
-        **entry,
+        **about,
     )
-    colours = (
+    colours: dict[str, Any] = (
         {
             "colour": profile.colour,
             "ink_limit": profile.ink_limit,
@@ -99,7 +100,8 @@ def part_output(
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
         pages: tuple[Page, ...] | Iterator[Page] = made if streamed else tuple(made)
-        kind, trim, found = "cards", part.size_mm, []
+        kind, trim = "cards", part.size_mm
+        found: list[Problem] = []
         bleed = profile.bleed if profile.mode == "single" else 0.0
     else:
         # Imported here: a build of cards alone never loads the components' layouts.
@@ -178,7 +180,8 @@ def calibration_output(profile: Profile) -> Output:
     }
     trim = (to_mm(pages[0].width), to_mm(pages[0].height))
     relpath = calibration_path(profile.id)
-    return _output(relpath, f"Duplex calibration – {profile.id}", pages, entry, trim, 0.0)
+    title = f"Duplex calibration – {profile.id}"
+    return _output(relpath, title, tuple(pages), entry, trim, 0.0)
 
 
 @dataclass(frozen=True, eq=False)

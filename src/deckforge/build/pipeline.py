@@ -174,8 +174,8 @@ def build(
             with icon_cache.shared(workers):
                 made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
             done = [m for m in made if m.entry is not None]
-            report.written = [m.entry for m in done if m.written]
-            report.unchanged = [m.entry for m in done if not m.written]
+            report.written = [m.entry for m in done if m.entry is not None and m.written]
+            report.unchanged = [m.entry for m in done if m.entry is not None and not m.written]
             entries = report.written + report.unchanged
             listing = staging.path(build_manifest.MANIFEST_NAME)
             gone, kept = build_manifest.no_longer_made(out_dir, entries, rebuilt)

@@ -56,7 +56,7 @@ def _cells(path: Path, display: str) -> list[tuple[str, SourceRef]]:
         book.close()
     except Exception:  # noqa: BLE001 - a workbook that cannot be read is reported by its deck
         return []
-    cells = []
+    cells: list[tuple[str, SourceRef]] = []
     for name in names:
         table, _ = read_table(path, display, name)
         for row in table.rows if table is not None else ():

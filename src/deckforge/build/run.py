@@ -30,7 +30,7 @@ from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.listing import card_sources
 from deckforge.layout.ops import Card
 from deckforge.manifest import Entry
-from deckforge.model import Edition
+from deckforge.model import Deck, Edition
 from deckforge.render import pdf
 
 
@@ -55,7 +55,9 @@ class Workshop:
     art: dict[str, str]
     strict: bool
     #: Each deck's cards as this process laid them out, by (edition, deck).
-    cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
+    cards: dict[tuple[int | None, str], tuple[list[Card], list[Problem]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,15 +99,15 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     hash = cache.output_hash(source, art, shop.art, shop.tools)
     known = cache.unchanged(task.record, hash, shop.out_dir / task.relpath)
     if known is not None and not shop.strict:
-        entry, warnings, found = known
-        if entry.card_sources is not None and any(part is deck for deck in edition.decks):
+        entry, warnings, status = known
+        if entry.card_sources is not None and isinstance(part, Deck):
             # Not drawn again, but a line added above its cards moves where they are.
             entry = replace(entry, card_sources=card_sources(part))
-        return Made(task.relpath, entry, hash, False, warnings, found.st_size, found.st_mtime_ns)
+        return Made(task.relpath, entry, hash, False, warnings, status.st_size, status.st_mtime_ns)
     problems: list[Problem] = []
     if edition is None:
         output: Output | None = calibration_output(task.profile)
-    elif any(part is deck for deck in edition.decks):
+    elif isinstance(part, Deck):  # a deck of the edition, the only Decks it holds
         if len(part.cards) > KEPT:
             return _streamed(shop, task, edition, part, hash, temp)
         key = (task.edition, task.part)
@@ -149,7 +151,8 @@ def _streamed(shop: Workshop, task: Task, edition: Edition, part, hash: str, tem
 
 
 class _Done(Protocol):
-    written: bool
+    @property
+    def written(self) -> bool: ...
 
 
 T = TypeVar("T", bound=Task)

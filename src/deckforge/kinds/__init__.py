@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from deckforge.art import icons
 from deckforge.errors import Problem, SourceRef
@@ -27,6 +27,9 @@ from deckforge.model import Art, Component, Deck, Edition, Text
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
+
+if TYPE_CHECKING:
+    from deckforge.kinds.cards import Value
 
 #: A sort of kind: of deck or of component.
 K = TypeVar("K", bound="Kind")
@@ -100,7 +103,7 @@ class Rows:
     drawn, so a field no row has is an error naming both places."""
 
     #: Each card's values by field name, each with its place (``value`` and ``ref``).
-    rows: Sequence[Mapping[str, object]]
+    rows: Sequence[Mapping[str, Value]]
     #: The fields the data names (a spreadsheet's header; every key the cards use).
     fields: tuple[str, ...]
     #: Where the fields are named: the header row, or the list of cards.

@@ -152,7 +152,7 @@ class Text:
     #: Its place in the document's structure, in documents that are tagged.
     tag: Tag | None = None
 
-    def baselines(self) -> list[tuple[float, float, object]]:
+    def baselines(self) -> list[tuple[float, float, Any]]:
         """(left x, baseline y, line) for each line, after alignment."""
         out = []
         y = self.top - self.fitted.ascent
@@ -195,6 +195,9 @@ class Fitted(Protocol):
 
     @property
     def height(self) -> float: ...
+
+    @property
+    def size(self) -> float: ...
 
     @property
     def ascent(self) -> float: ...

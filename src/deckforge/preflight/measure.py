@@ -265,7 +265,7 @@ def more(count: int, noun: str = "page") -> str:
     return f" (and {count} more {noun}{'s' if count != 1 else ''})"
 
 
-def first_page(by_page: dict) -> tuple[int, object, str]:
+def first_page(by_page: dict) -> tuple[int, Any, str]:
     """The first page of a finding kept per page, what was found there, and the
     " (and N more pages)" that says how many other pages have it too."""
     page = min(by_page)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
@@ -206,7 +207,7 @@ def _out_of_range(source, data: dict) -> list[_Problem]:
     """A problem for each length of a profile outside its range, at its line."""
     problems = []
     for path, limit in _LENGTHS.items():
-        value = data
+        value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
         if value is None:

@@ -148,7 +148,7 @@ def stream_cards(
     library: Library,
     context: Context,
     face: str,
-    back: str | Sequence[str] | None,
+    back: str | Sequence[str | None] | None,
     ref: SourceRef | None = None,
     data: Rows | None = None,
     root: Path | None = None,

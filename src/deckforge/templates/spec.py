@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import SourceRef
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
@@ -43,7 +44,7 @@ class Origin:
 class Spec:
     """An element or style: its keys' values, and where each was written."""
 
-    data: dict[str, object]
+    data: dict[str, Any]  # YAML data, of any shape until it is checked
     origins: dict[str, Origin]
     origin: Origin
     #: A group's children.

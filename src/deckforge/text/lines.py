@@ -212,7 +212,7 @@ def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list
 def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     """Shape, reorder and split one logical line into positioned runs (and icons)."""
     marked = line if isinstance(line, Marked) else None
-    logical = marked.text if marked is not None else line
+    logical = line.text if isinstance(line, Marked) else line
     if not rtl and not has_arabic(logical):
         simple = _latin_line(logical, weight, size) if marked is None else None
         simple = simple or (_marked_latin_line(marked, weight, size) if marked else None)
@@ -270,7 +270,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
             if rtl and _mark_before(glyphs, index):
                 marks.append(Run(RLM, marker, offset + within - _MARK_GAP, 0.0))
             variant = _variant(own, logical, glyph)
-            if variant:  # one glyph of the line face, as wide as HarfBuzz's for the letter
+            if variant and own:  # a glyph of the line face, as wide as HarfBuzz's for the letter
                 grown = fonts.width(variant, own[0], size) - fonts.width(glyph.char, drawn_in, size)
                 chars.append(variant)
                 wider, within = wider + grown, within + grown
@@ -307,7 +307,7 @@ def shaped_growth(word: str, weight: str) -> float:
     grown = 0.0
     for glyph in visual_order(word, True) if found else ():
         alias = "" if glyph.source else found.get(glyph.index, "")
-        if alias:
+        if alias and own:
             grown += fonts.width(alias, own[0], 1.0) - fonts.width(glyph.char, arabic, 1.0)
     return grown
 

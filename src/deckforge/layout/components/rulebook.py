@@ -153,9 +153,9 @@ class _Book:
             self.flow.space(body * 0.6)
         elif b.kind == "note":
             bold = replace(style, weight=fonts.BOLD)
-            marker = "«" if self.rtl else "»"
+            sign = "«" if self.rtl else "»"
             tag = Tag(element(within, "P"))
-            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, Marker(marker))
+            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, Marker(sign))
             self.flow.space(body * 0.6)
         elif b.kind == "bullets":
             listed = element(within, "L")

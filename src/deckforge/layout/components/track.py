@@ -85,7 +85,7 @@ def _slots(board: _Board, count: int) -> tuple[int, int, int, float]:
 def _spaces(board: _Board, count: int, rtl: bool) -> tuple[list[tuple[float, float]], float]:
     """Each space's centre, in play order, and the spaces' size."""
     per_tile, right, left, side = _slots(board, count)
-    xs = []
+    xs: list[float] = []
     for start, end in _regions(board):
         slot = (end - start) / per_tile
         xs.extend(start + (i + 0.5) * slot for i in range(per_tile))

@@ -257,7 +257,8 @@ def card_file(pdf: Path, document: pdfium.PdfDocument, entry: dict | None = None
         elif not all(abs(a - b) <= TOLERANCE_PT for a, b in zip(these, first, strict=True)):
             raise _not_cards(pdf, f"{where} differs in size from page 1")
     assert first is not None
-    return CardFile(cards=pages // 2, page_size=first[:2], trim=first[2:])
+    page_size, trim = (first[0], first[1]), (first[2], first[3], first[4], first[5])
+    return CardFile(cards=pages // 2, page_size=page_size, trim=trim)
 
 
 def side_page(card: int, side: str) -> int:

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError, display_path
@@ -208,7 +209,10 @@ def write_site(
     grouped = _group(manifest_entries(build_dir))
     if editions:
         grouped = {name: groups for name, groups in grouped.items() if name in editions}
-    shown, plans, pages, names = [], [], {}, {}
+    shown: list = []
+    plans: list = []
+    pages: dict[Path, dict] = {}
+    names: dict[str, str] = {}
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
         edition, edition_plans, edition_pages, edition_names = _edition_site(
@@ -284,10 +288,12 @@ def _edition_site(
         "others": [],
         "warnings": _unique_warnings(every, warnings),
     }
-    plans, pages, names = [], {}, {}
+    plans: list = []
+    pages: dict[str, dict] = {}
+    names: dict[str, str] = {}
     for name, entries in sorted(groups["decks"].items()):
         source = _preview_source(entries, single)
-        shown = {
+        shown: dict[str, Any] = {
             "id": name,
             "cards": (source or entries[0]).get("cards", "?"),
             "size": _size(source or entries[0]),

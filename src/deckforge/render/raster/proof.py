@@ -168,9 +168,9 @@ def _pictures(proof: DeckProof, card: CardProof) -> dict[str, Image.Image]:
     """The card's old and new face (or, if only its back changed, back), marked."""
     side = "face" if card.state != "changed" or "face" in card.areas else "back"
     found = {}
-    if card.old is not None:
+    if card.old is not None and proof.old is not None:
         found["old"] = _marked(draw(proof.old, card.old, side), card.areas.get(side))
-    if card.new is not None:
+    if card.new is not None and proof.new is not None:
         found["new"] = _marked(draw(proof.new, card.new, side), card.areas.get(side))
     return found
 

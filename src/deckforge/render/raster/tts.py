@@ -72,7 +72,7 @@ def tts_grid(
     # Largest card first, then the fewest empty slots.
     used_columns, used_rows = max(
         grids,
-        key=lambda g: (_fit_card(trim_size, *g, max_side)[0], -g[0] * g[1]),
+        key=lambda g: (_fit_card(trim_size, g[0], g[1], max_side)[0], -g[0] * g[1]),
     )
     return used_columns, used_rows, _fit_card(trim_size, used_columns, used_rows, max_side)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -128,7 +129,7 @@ def encode_jpeg(image: Image.Image) -> bytes:
 # --- running jobs --------------------------------------------------------------------------
 
 #: Documents a process has open, by path: a worker opens each PDF once for all its jobs.
-_DOCUMENTS: dict[str, object] = {}
+_DOCUMENTS: dict[str, Any] = {}  # PDFium's documents
 
 
 def _document(pdf: str):
@@ -159,11 +160,11 @@ def make(job: ImageJob) -> list[tuple[str, str, int]]:
     only = job.slots[0] if len(job.slots) == 1 else None
     whole = only is not None and only.at == (0, 0) and only.size == job.size and not only.grey
     jpeg = job.files[0].endswith(".jpg")
-    if whole and not jpeg and job.proof is None:
+    if only is not None and whole and not jpeg and job.proof is None:
         # One page filling the picture, as PNG: drawn straight into PNG's row layout.
         data = png_from_rows(job.size, render_png_rows(document, only.page, only.region, only.size))
     else:
-        picture = side(only) if whole else Image.new("RGB", job.size, job.background)
+        picture = side(only) if only and whole else Image.new("RGB", job.size, job.background)
         for slot in () if whole else job.slots:
             picture.paste(side(slot), slot.at)
         if job.proof is not None:

@@ -25,6 +25,7 @@ from deckforge.templates.spec import Spec
 
 if TYPE_CHECKING:
     from deckforge.templates.compile import Compiler
+    from deckforge.templates.computed import Test
 
 #: Element types by name, filled as the modules of this package are imported.
 REGISTRY: dict[str, type[Element]] = {}
@@ -209,7 +210,7 @@ class Element:
     def __init__(self, spec: Spec, compiler: Compiler, frame: Frame, conditions: tuple = ()):
         self.name = spec.name
         self.ref = spec.origin.ref
-        self.conditions: tuple[Condition, ...] = conditions + compiler.conditions(spec)
+        self.conditions: tuple[Condition | Test, ...] = conditions + compiler.conditions(spec)
         self.place: Place = compiler.place(spec, frame)
         self.fields: list[Field] = [f for c in self.conditions for f in c.fields]
         self.compile(spec, compiler)
