@@ -16,7 +16,7 @@ help:
 	@echo "make docs      regenerate docs/reference.md and docs/templates.md, and the template schema"
 	@echo "make golden    re-render tests/golden/ (only on purpose; review the images)"
 	@echo "make validate  check every source and report all problems"
-	@echo "make lint      ruff lint"
+	@echo "make lint      ruff lint, and mypy over src/"
 	@echo "make clean     remove $(OUT)/ and .venv/"
 
 # Installing is most of a fresh clone's first `make print`: pip resolves and unpacks the
@@ -105,6 +105,7 @@ validate: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(OUT) $(VENV)

@@ -367,23 +367,10 @@ def write_results(figures: dict, checks: list[tuple]) -> None:
     print(f"written: {path.relative_to(ROOT)}")
 
 
-#: Imports every module of deckforge (what first runs of every command would).
-_IMPORT_ALL = (
-    "import importlib, pkgutil, deckforge\n"
-    "for module in pkgutil.walk_packages(deckforge.__path__, 'deckforge.'):\n"
-    "    if module.name != 'deckforge.__main__':\n"
-    "        importlib.import_module(module.name)\n"
-)
-
-
 def compile_package() -> None:
-    """deckforge's code compiled as an installed copy has it once it has run: its
-    modules' bytecode (pip compiles them when installing) and its records' ``__init__``s
-    (the first run keeps them beside the bytecode), even if this environment asks Python
-    to write no bytecode."""
+    """deckforge's code compiled as an installed copy has it (pip compiles it when
+    installing), even if this environment asks Python to write no bytecode."""
     compileall.compile_dir(ROOT / "src", quiet=1)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([PYTHON, "-c", _IMPORT_ALL], env=env, check=True)
 
 
 def main() -> None:

@@ -5,8 +5,9 @@ layer, a shadow, a shared face). ``test_templates_paint.py`` compares it with
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from deckforge.drawing.ops import Face, Gradient, Layer, Shadow, Text, Transform, Use
-from deckforge.records import fields
 from deckforge.templates import Library
 from golden_pages import PAINT, PAINT_DECKS
 from templates_support import lay_out, text

@@ -8,6 +8,8 @@ joined its tiles with alignment marks across the join.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.drawing.ops import (
     RGB,
     WHITE,
@@ -26,7 +28,6 @@ from deckforge.layout.components.sheet import Sheet, palette, set_text
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale, number
@@ -51,7 +52,7 @@ def _inks(edition):
 # --- score track ------------------------------------------------------------------------
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Track:
     """The score track as it was given: a title and spaces numbered from one number to
     another, over sheets."""

@@ -17,8 +17,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "deckforge"
 
 #: The pipeline, top to bottom, as packages and modules of ``deckforge``.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # What every stage speaks of: records, problems with their place, lengths; the version.
-    ("", "records", "errors", "units", "versions"),
+    # What every stage speaks of: problems with their place, lengths; the version.
+    ("", "errors", "units", "versions"),
     # The build folder: atomic writes, the lock, the build manifest; memos in the cache.
     ("fsutil", "manifest", "memo"),
     # The drawing operations: the plain data that text, art, templates and layout make

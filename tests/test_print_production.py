@@ -210,9 +210,10 @@ def test_a_bad_back_offset_is_a_usage_error(capsys):
 
 
 def test_short_edge_duplex_mirrors_backs_top_to_bottom():
+    from dataclasses import replace
+
     from deckforge.drawing.ops import Card, Face
     from deckforge.layout.impose import impose_sheets
-    from deckforge.records import replace
 
     profile = replace(all_profiles()["pnp-a4"], duplex="short-edge")
     cards = [Card(f"c{n}", mm(63.5), mm(88.9), Face(()), Face((), key="back")) for n in range(9)]

@@ -35,8 +35,8 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from io import BufferedReader
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
 
 from deckforge.errors import DeckforgeError
 
@@ -115,7 +115,7 @@ def kind_of(path: Path) -> str | None:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def open_regular(path: Path) -> BinaryIO:
+def open_regular(path: Path) -> BufferedReader:
     """A regular file opened for reading; NotAFile for anything else, refused before it
     is opened, and checked again once open (it may have been swapped meanwhile: the open
     does not wait for a pipe's writer)."""

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import DeckforgeError, display_path
 from deckforge.fsutil import (
@@ -25,7 +27,6 @@ from deckforge.fsutil import (
     relative,
     write_atomic,
 )
-from deckforge.records import fields, record
 
 MANIFEST_NAME = "manifest.json"
 
@@ -34,7 +35,7 @@ class ManifestError(DeckforgeError):
     """A build folder without a manifest, or with one deckforge did not write."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Entry:
     """One file of a build."""
 
@@ -91,7 +92,7 @@ class Entry:
         """An entry as the manifest holds it; ValueError if it is not one."""
         if not isinstance(data, dict):
             raise ValueError("an entry is not a mapping")
-        values = {name: data.get(name) for name in _TYPES}
+        values: dict[str, Any] = {name: data.get(name) for name in _TYPES}
         trim = values["trim_mm"]
         if isinstance(trim, list) and len(trim) == 2 and all(map(_number, trim)):
             values["trim_mm"] = tuple(trim)

@@ -41,10 +41,10 @@ def read(name: str) -> dict[str, str]:
         text = ""
     lines = text[len(_MEMO_MAGIC) :].splitlines() if text.startswith(_MEMO_MAGIC) else None
     found = [_MEMO_LINE.fullmatch(line) for line in lines or ()]
-    if lines is None or None in found:
+    if lines is None or not all(found):
         _log.warning("%s: not a memo deckforge wrote; it is made again", path)
         return {}
-    return {match[1]: match[2] for match in found}
+    return {match[1]: match[2] for match in found if match}
 
 
 def write(name: str, memo: dict[str, str]) -> None:

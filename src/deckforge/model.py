@@ -8,15 +8,15 @@ is here is what every kind shares.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from deckforge.errors import SourceRef, pickled_quickly
-from deckforge.records import field, record
 
 
 @pickled_quickly
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """A text in the edition's language and where it was written."""
 
@@ -25,7 +25,7 @@ class Text:
 
 
 @pickled_quickly
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Art:
     """A user's picture file for a card, and where the source names it."""
 
@@ -34,7 +34,7 @@ class Art:
 
 
 @pickled_quickly
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Deck:
     """A deck as printed: its cards, the trim size its entry gives (a trade name and its
     millimetres, turned as its entry says; "" and None: its templates' size) and back
@@ -49,7 +49,7 @@ class Deck:
     ref: SourceRef
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Palette:
     """The edition's colours."""
 
@@ -59,7 +59,7 @@ class Palette:
     accent_dark: str = "#7A2414"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Edition:
     """An edition of a game in one language."""
 

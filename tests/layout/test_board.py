@@ -188,8 +188,9 @@ def test_a_piece_off_the_board_is_an_error_at_its_row(tmp_path):
     project = Project(Path(DECKS))
     editions, _ = gather(project, select_editions(project, ["gomaneh-fa"]))
     (edition,) = editions
+    from dataclasses import replace
+
     from deckforge.kinds.board import Board
-    from deckforge.records import replace
 
     track = next(c for c in edition.components if isinstance(c, Board))
     pieces = track.pieces

@@ -3,6 +3,7 @@ printer prints them; the layouts they replaced fail preflight."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
@@ -16,7 +17,6 @@ from deckforge.layout.components import lay_out_component
 from deckforge.pipeline.recipe import gather
 from deckforge.preflight import format_table, preflight_file
 from deckforge.profiles import all_profiles
-from deckforge.records import replace
 from deckforge.render import pdf
 from deckforge.sources.load import Project, select_editions
 from deckforge.units import mm

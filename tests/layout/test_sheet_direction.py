@@ -9,6 +9,7 @@ file, one card side a page in the manifest's card order, as the exports read the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +21,6 @@ from conftest import entry
 from deckforge.drawing.ops import Card, Face, Rect
 from deckforge.layout.impose import impose_fold, impose_sheets
 from deckforge.profiles import all_profiles
-from deckforge.records import replace
 from deckforge.render.raster import rasterize
 from deckforge.units import mm
 

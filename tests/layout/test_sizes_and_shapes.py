@@ -364,10 +364,11 @@ def test_a_wrong_shape_is_an_error_at_its_line(tmp_path, capsys, shape, expected
 def test_shaped_backs_are_clipped_to_their_shape_where_they_register(duplex, kind):
     """Each back is at its face's place mirrored on the duplex axis, clipped to its own
     cut there (a hexagon is the same turned over either axis)."""
+    from dataclasses import replace
+
     from deckforge.drawing.ops import Card, Face
     from deckforge.drawing.outline import Outline
     from deckforge.layout.impose import impose_sheets
-    from deckforge.records import replace
 
     outline = Outline(kind)
     w, h = mm(43.3), mm(50)

@@ -10,8 +10,10 @@ every number is finite; never an unhandled exception.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -23,7 +25,6 @@ from deckforge.errors import Problem, SourceRef
 from deckforge.layout.impose import impose
 from deckforge.model import Text
 from deckforge.profiles import all_profiles
-from deckforge.records import record
 from deckforge.render import pdf
 from deckforge.templates import Library, stream_cards
 from deckforge.templates.elements import COMMON_KEYS, load_all
@@ -166,7 +167,7 @@ def _templates(draw) -> dict:
     return template
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Named:
     """A value with fields of its own, as a kind's records have (a Place card's category)."""
 
@@ -208,7 +209,7 @@ _NOT_NEGATIVE = ("line_width", "radius", "r", "dash", "size", "line_height")
 def _sound(op: object) -> None:
     """Every number an operation holds is finite (nan or inf would be written to the PDF),
     and widths, radii, dashes and font sizes are not negative."""
-    for name in getattr(type(op), "__record_fields__", ()):
+    for name in (f.name for f in dataclasses.fields(op)):
         value = getattr(op, name)
         numbers = value if isinstance(value, tuple) else (value,)
         for item in numbers:
@@ -216,7 +217,7 @@ def _sound(op: object) -> None:
                 assert math.isfinite(item), f"{type(op).__name__}.{name} is {item}"
                 if name in _NOT_NEGATIVE:
                     assert item >= 0, f"{type(op).__name__}.{name} is {item}"
-            elif hasattr(type(item), "__record_fields__"):
+            elif dataclasses.is_dataclass(item):
                 _sound(item)
 
 

@@ -7,10 +7,10 @@ field, errors by their messages."""
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 
-from deckforge.records import fields
 from deckforge.text import fit as fitting
 from deckforge.text import fonts, lines
 from deckforge.text.fit import FitError, FittedText, TextStyle, fit, prepare

@@ -71,7 +71,8 @@ def picture(seed: int, number: int, hero: str, x0: float, y0: float, w: float, h
     bands = 40
     for i in range(bands):
         t = i / (bands - 1)
-        colour = tuple(b + (a - b) * t for a, b in zip(top, bottom, strict=True))
+        red, green, blue = (b + (a - b) * t for a, b in zip(top, bottom, strict=True))
+        colour = (red, green, blue)
         ops.append(Rect(x0, y0 + h * i / bands, w, h / bands + 0.6, fill=colour))
     if night:
         for _ in range(rng.randint(25, 45)):

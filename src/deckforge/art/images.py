@@ -13,12 +13,12 @@ from __future__ import annotations
 import io
 import os
 import warnings
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import read_regular
-from deckforge.records import record
 
 #: Largest raster accepted, in pixels (a 300-dpi tarot card is about 1.3 million).
 MAX_PIXELS = 40_000_000
@@ -36,7 +36,7 @@ class ArtError(ValueError):
     """Art that cannot be used."""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class ArtInfo:
     """What layout needs to know of a file: its kind and natural size."""
 

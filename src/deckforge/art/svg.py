@@ -15,10 +15,10 @@ from __future__ import annotations
 import base64
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from deckforge.fsutil import TooLarge, read_regular
-from deckforge.records import record
 
 #: Largest SVG file read, in bytes (pictures embedded in it included).
 MAX_BYTES = 32 * 1024 * 1024
@@ -41,7 +41,7 @@ class SvgError(ValueError):
     """An SVG file that cannot be used, and why (its name given by the caller)."""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Embedded:
     """A picture embedded in an SVG: its bytes, and the line of its element."""
 

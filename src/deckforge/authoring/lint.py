@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from collections.abc import Iterator
+from typing import Any
 
 from deckforge.errors import WARNING, Problem
 from deckforge.kinds import deck_kinds
@@ -53,7 +54,8 @@ def lint_edition(loaded: LoadedEdition, edition: Edition) -> list[Problem]:
     for kind in deck_kinds().values():
         if not kind.named:
             continue
-        group = [card for deck in edition.decks if deck.kind == kind.name for card in deck.cards]
+        # The cards of a kind that names them: each has its name as a text.
+        group: list[Any] = [c for d in edition.decks if d.kind == kind.name for c in d.cards]
         problems.extend(near_duplicates(group))
         for card in group:
             if len(card.name.value) > COMFORTABLE_NAME:

@@ -21,12 +21,12 @@ import posixpath
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from deckforge.errors import UsageError
-from deckforge.records import field, record
 from deckforge.sources import shipped
 from deckforge.sources.load import EDITION_FILE
 
@@ -55,7 +55,7 @@ run here again brings them up to date and leaves everything else as it is.
 """
 
 
-@record
+@dataclass
 class Copied:
     """A shipped edition read as the base of a new one: the files it names are copied
     beside the new manifest (:attr:`copies`, by their path from there)."""
@@ -85,7 +85,7 @@ class Copied:
                 self.copies[path.removeprefix(home)] = shipped.read(path).decode("utf-8")
 
 
-@record
+@dataclass
 class Linked:
     """An edition of the project read as the base of a new one: the new edition names
     its files where they are."""

@@ -220,7 +220,7 @@ def _edition_lines(
         )
     lines.append("decks:")
     for deck in data["decks"]:
-        if deck is places_deck:
+        if places_deck is not None and deck is places_deck:
             entry = {"id": deck["id"], "source": "places.yaml", "size": deck["size"]}
             lines.append("  # Your places: any number of them, so no count is checked.")
         else:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.authoring.server import Live, Server, Update
 from deckforge.authoring.watch import Round, watch
 from deckforge.errors import ERROR, DeckforgeError, Problem, UsageError
-from deckforge.records import field, record
 from deckforge.render.raster.preview import problems_html, write_site
 from deckforge.sources.load import Project
 
@@ -27,7 +27,7 @@ PROFILE = "printer"
 SITE = "serve"
 
 
-@record
+@dataclass
 class Timing:
     """Where one round's time went, in seconds: building, making the preview's images
     and pages, and telling the pages."""

@@ -15,19 +15,18 @@ import ipaddress
 import json
 import mimetypes
 import threading
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-
-from deckforge.records import field, record
 
 #: Seconds between the comments that keep an idle event stream open through proxies.
 KEEP_ALIVE = 15.0
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Update:
     """What open pages are told after a rebuild: its number, the images drawn again
     (paths inside the build folder), the card name each changed face shows, and the
@@ -146,6 +145,7 @@ class Server(ThreadingHTTPServer):
     def url(self) -> str:
         """Where a browser opens the preview."""
         host, port = self.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/{self.home}"
 

@@ -10,6 +10,7 @@ and the data ``deckforge new game`` writes for it.
 from __future__ import annotations
 
 import sys
+from collections.abc import Set as AbstractSet
 
 from deckforge.authoring.docs import field_rows
 from deckforge.authoring.game import STARTER
@@ -98,7 +99,7 @@ def _table(rows: list[str]) -> list[str]:
     return ["| key | type | required | meaning |", "|---|---|---|---|", *rows, ""]
 
 
-def _keys(keys: dict[str, dict], defs: dict, required: set[str] = frozenset()) -> list[str]:
+def _keys(keys: dict[str, dict], defs: dict, required: AbstractSet[str] = frozenset()) -> list[str]:
     """A table of keys whose schemas may refer to the shared definitions."""
     rows = []
     for key, node in keys.items():

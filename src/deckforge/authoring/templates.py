@@ -6,19 +6,19 @@ its cards are drawn from it, after ``extends`` and the edition's own files.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from deckforge.errors import Problem
-from deckforge.records import record
 from deckforge.templates.computed import readings
 from deckforge.templates.load import Library, Template
 from deckforge.templates.spec import Spec
 from deckforge.templates.trim import trim_of
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Listed:
     """A template as listed: its name, the file it is read from, what it draws, and the
     file it hides (an edition's own template of a shipped template's name)."""
@@ -39,7 +39,9 @@ def listing(library: Library) -> list[Listed]:
     """Every template the library holds, by name."""
     found = []
     for name in library.names():
-        path, index = library.find(name)
+        where = library.find(name)
+        assert where is not None, "the library holds every template it names"
+        path, index = where
         layer = library.layers[index]
         hidden = library.find(name, index + 1)
         hides = library.layers[hidden[1]].display(hidden[0]) if hidden else None
@@ -104,7 +106,7 @@ def show(library: Library, name: str) -> tuple[str | None, list[Problem]]:
 
 def _readings(spec: Spec) -> list[str]:
     """Comments saying how the element's expressions are read (a group's children's too)."""
-    out = []
+    out: list[str] = []
     for key, value in spec.data.items():
         out.extend(f"  # {spec.name}.{key} reads: {r}" for r in readings(key, value))
     for child in spec.children:

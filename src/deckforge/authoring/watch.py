@@ -10,13 +10,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import watchfiles
 
 from deckforge.errors import BuildFailed, Problem
 from deckforge.pipeline.recipe import build
-from deckforge.records import field, record
 from deckforge.sources.load import Project
 
 #: Milliseconds after which the watcher, armed, gives back an empty batch if nothing
@@ -24,7 +24,7 @@ from deckforge.sources.load import Project
 ARMED_AFTER = 200
 
 
-@record
+@dataclass
 class Round:
     """One rebuild: the files that changed, what was written, problems, and the time."""
 

@@ -8,10 +8,9 @@ bleed extends past it by the bleed on every side.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
-
-from deckforge.records import field, record
+from typing import Any, Protocol
 
 RGB = tuple[float, float, float]
 
@@ -91,7 +90,7 @@ def readable_on(colour: RGB) -> RGB:
     return DARK_INK if luminance > 0.45 else WHITE
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Gradient:
     """A fill that changes colour: ``linear`` along the line ``points`` = (x0, y0, x1, y1),
     or ``radial`` out from the centre ``points`` = (cx, cy, r); ``stops`` are (offset 0–1,
@@ -102,7 +101,7 @@ class Gradient:
     stops: tuple[tuple[float, RGB], ...]
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Paint:
     """How a closed shape is painted: its fill (a colour, or a ``gradient`` over it), its
     outline and the outline's dash pattern (on, off, ... in points; solid when empty).
@@ -115,7 +114,7 @@ class Paint:
     gradient: Gradient | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Rect(Paint):
     """A rectangle, filled and/or stroked, optionally with rounded corners."""
 
@@ -126,7 +125,7 @@ class Rect(Paint):
     radius: float = 0.0
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A straight line."""
 
@@ -139,14 +138,14 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Polygon(Paint):
     """A closed shape through points; ``holes`` are cut out (even-odd)."""
 
     points: tuple[tuple[float, float], ...]
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Circle(Paint):
     """A circle."""
 
@@ -155,7 +154,7 @@ class Circle(Paint):
     r: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Ellipse(Paint):
     """An ellipse filling the box whose lower-left corner is (x, y)."""
 
@@ -165,7 +164,7 @@ class Ellipse(Paint):
     h: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Transform:
     """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
     what turns an upside-down answer or a sideways label into place."""
@@ -174,7 +173,7 @@ class Transform:
     ops: tuple
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Layer:
     """Operations drawn together and then made translucent as one: an element's or a
     group's ``opacity`` (0–1). ``where`` (a :class:`deckforge.errors.SourceRef`) is the
@@ -185,7 +184,7 @@ class Layer:
     where: object = field(default=None, compare=False)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Shadow:
     """The drop shadow of operations, drawn under them: their shape in one ``colour`` at
     ``opacity``, moved by (dx, dy) and softened by a Gaussian ``blur`` of that radius in
@@ -200,7 +199,7 @@ class Shadow:
     where: object = field(default=None, compare=False)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """Where a text belongs in a tagged document's logical structure.
 
@@ -217,7 +216,7 @@ class Tag:
     artifact: str = ""
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """Fitted text placed in a box: ``x, y, w`` give the box's left, top and width."""
 
@@ -232,7 +231,7 @@ class Text:
     outline: RGB | None = None
     outline_width: float = 0.0
 
-    def baselines(self) -> list[tuple[float, float, object]]:
+    def baselines(self) -> list[tuple[float, float, Any]]:
         """(left x, baseline y, line) for each line, after alignment."""
         out = []
         y = self.top - self.fitted.ascent
@@ -268,10 +267,16 @@ class Fitted(Protocol):
     operations, which text, art and layout all make, depend on none of them."""
 
     @property
-    def lines(self) -> tuple: ...
+    def lines(self) -> tuple[Any, ...]: ...
 
     @property
     def line_height(self) -> float: ...
+
+    @property
+    def height(self) -> float: ...
+
+    @property
+    def size(self) -> float: ...
 
     @property
     def ascent(self) -> float: ...
@@ -283,7 +288,7 @@ class Fitted(Protocol):
     def align(self) -> str: ...
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Icon:
     """A named picture drawn into a box, keeping its aspect ratio; ``tint`` recolours
     everything it paints to one colour."""
@@ -296,7 +301,7 @@ class Icon:
     tint: RGB | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Picture:
     """A user's art file drawn into a box: scaled to cover it (cropped) or to fit inside it,
     never stretched; ``round`` clips it to the box's inscribed circle."""
@@ -313,7 +318,7 @@ class Picture:
     tint: RGB | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One side of a card, or a page's content: operations in its own coordinates.
 
@@ -325,7 +330,7 @@ class Face:
     key: str | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Use:
     """A keyed face drawn here: what many cards share (a category's card without its
     name), stored once in the file."""
@@ -333,7 +338,7 @@ class Use:
     face: Face
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A laid-out card: trim size, its two sides and its cut shape (a
     :class:`deckforge.drawing.outline.Outline`; None: a plain rectangle)."""
@@ -346,7 +351,7 @@ class Card:
     outline: object = None
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Placement:
     """A face put on a page: its trim's lower-left corner and the area it may paint."""
 
@@ -375,7 +380,7 @@ class Placement:
         return left < cx + cw and right > cx and bottom < cy + ch and top > cy
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Page:
     """One page of an output file."""
 
@@ -388,7 +393,7 @@ class Page:
     label: str = ""
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Document:
     """An output file's pages plus what the build manifest says about it."""
 

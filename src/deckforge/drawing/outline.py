@@ -10,16 +10,16 @@ thin stroke and in shop files as a :class:`Cut` path the renderer strokes in the
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from deckforge.drawing.ops import RGB, Ellipse, Polygon, Rect
-from deckforge.records import record
 
 #: The shapes a template may give, and the ways a hexagon may stand.
 KINDS = ("rect", "circle", "hexagon")
 HEXAGONS = ("pointy", "flat")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Outline:
     """A cut shape: ``kind`` (rect, circle or hexagon), a rectangle's corner ``radius``
     (points) and which way a hexagon stands (``pointy``: a corner up; ``flat``: a side
@@ -81,7 +81,7 @@ class Outline:
         return Rect(x, y, w, h, radius=self.radius, stroke=colour, line_width=width)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Cut:
     """A card's die line on a shop file's page: its outline in the box whose lower-left
     corner is (x, y), stroked by the renderer in the cutting plotter's spot colour, set
@@ -94,7 +94,7 @@ class Cut:
     h: float
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class CutLines:
     """Cards' cut lines on a home sheet: PDF path operators (their outlines, made once
     for the sheet) stroked thin in one colour, over the cards."""

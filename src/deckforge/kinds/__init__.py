@@ -16,23 +16,26 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from deckforge.art import icons
 from deckforge.errors import Problem, SourceRef
-from deckforge.model import Art, Deck, Edition, Text
-from deckforge.records import record
+from deckforge.model import Art, Component, Deck, Edition, Text
 from deckforge.sources.load import LoadedEdition
 from deckforge.sources.rules import art_fields, text_in
 from deckforge.sources.source import Source
+
+if TYPE_CHECKING:
+    from deckforge.kinds.cards import Value
 
 #: A sort of kind: of deck or of component.
 K = TypeVar("K", bound="Kind")
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Checked:
     """What the rules of one source may look at beyond it: the edition's language and
     player counts, the project folder, and every source of the edition that passed its
@@ -73,8 +76,11 @@ class Reader:
         values = [entry[key] for entry in entries]
         inner = [(key, self.locale) if isinstance(v, dict) else (key,) for v in values]
         refs = source.each_ref(path, inner)
-        texts = [Text(text_in(v, self.locale), ref) for v, ref in zip(values, refs, strict=True)]
-        assert all(t.value is not None for t in texts), "every text has the edition's language"
+        texts = []
+        for value, ref in zip(values, refs, strict=True):
+            found = text_in(value, self.locale)
+            assert found is not None, "every text has the edition's language"
+            texts.append(Text(found, ref))
         return texts
 
     @staticmethod
@@ -90,14 +96,14 @@ class Reader:
         return Art(source.path.parent / entry["art"], source.ref(path))
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Rows:
     """Cards that are rows of data (a CSV or XLSX file, or a list in a deck's YAML): the
     values each template binds are checked against what it needs before anything is
     drawn, so a field no row has is an error naming both places."""
 
     #: Each card's values by field name, each with its place (``value`` and ``ref``).
-    rows: Sequence[Mapping[str, object]]
+    rows: Sequence[Mapping[str, Value]]
     #: The fields the data names (a spreadsheet's header; every key the cards use).
     fields: tuple[str, ...]
     #: Where the fields are named: the header row, or the list of cards.
@@ -110,7 +116,7 @@ class Rows:
     folder: Path
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Look:
     """How a deck's cards are drawn: the face template, the back template (one for the
     deck, one per card where backs differ, or none), and, for cards that are rows of
@@ -118,7 +124,7 @@ class Look:
 
     #: The face template ('' when there is nothing to draw: data that could not be read).
     face: str
-    back: str | tuple[str, ...] | None
+    back: str | tuple[str | None, ...] | None
     data: Rows | None = None
     #: The folder of the deck's file, whose ``templates/`` is looked in after the
     #: edition's own (a deck file of one game that another edition prints).
@@ -130,10 +136,10 @@ class Look:
     def names(self) -> tuple[str, ...]:
         """Every template it draws with, each once."""
         backs = (self.back,) if isinstance(self.back, str) else self.back or ()
-        return tuple(dict.fromkeys((self.face, *backs)))
+        return tuple(dict.fromkeys((self.face, *(back for back in backs if back is not None))))
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Kind:
     """What every kind says: its name in sources and where it is listed."""
 
@@ -167,7 +173,7 @@ class Kind:
         return set()
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class DeckKind(Kind):
     """A kind of deck: its sources make cards."""
 
@@ -199,13 +205,13 @@ class DeckKind(Kind):
         """The templates a deck's cards are drawn from: by default the kind's own."""
         return Look(self.face, self.back)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: Any, locale: str) -> str:
         """What players call a card, in the edition's language (Tabletop Simulator shows
         it, the build manifest lists it): by default its ``name``, else its id."""
         name = getattr(card, "name", None)
         return name.value if isinstance(name, Text) else str(getattr(card, "id", ""))
 
-    def card_source(self, card: object) -> SourceRef | None:
+    def card_source(self, card: Any) -> SourceRef | None:
         """Where a card is written (the build manifest lists it, the live preview shows
         it): by default where its ``name`` is, else its first value (a row of data)."""
         name = getattr(card, "name", None)
@@ -216,7 +222,7 @@ class DeckKind(Kind):
             return next((v.ref for v in values.values() if isinstance(v, Text)), None)
         return None
 
-    def card_art(self, card: object) -> tuple[Path, ...]:
+    def card_art(self, card: Any) -> tuple[Path, ...]:
         """The picture files a card draws (a new picture at the same path is a change)."""
         art = getattr(card, "art", None)
         return (art.path,) if isinstance(art, Art) else ()
@@ -225,7 +231,7 @@ class DeckKind(Kind):
 class ComponentKind(Kind):
     """A kind of component: a score pad, a rulebook, a board."""
 
-    def component(self, id: str, source: Source, reader: Reader) -> object:
+    def component(self, id: str, source: Source, reader: Reader) -> Component:
         """The component a validated source describes."""
         raise NotImplementedError
 

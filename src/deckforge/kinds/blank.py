@@ -6,13 +6,14 @@ like its cards, with room to write, and have its back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.kinds import Checked, DeckKind, Look, Reader, deck_kinds
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BlankCard:
     """A write-your-own card."""
 
@@ -38,10 +39,11 @@ class Blank(DeckKind):
 
     def look(self, deck: Deck) -> Look:
         """The blank version of the face of the cards they are like, and their back."""
-        like = deck.cards[0].like if deck.cards else "places"
+        first = deck.cards[0] if deck.cards else None
+        like = first.like if isinstance(first, BlankCard) else "places"
         return Look(LOOKS[like], deck_kinds()[like].back)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: BlankCard, locale: str) -> str:
         """Its prompt."""
         return card.prompt.value
 

@@ -12,12 +12,12 @@ get it in pieces of their paper that join exactly (``layout.components.board``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.kinds import Checked, ComponentKind, Reader, Rows
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources import tabular
 from deckforge.sources.load import inside
 from deckforge.sources.rules import text_in
@@ -28,7 +28,7 @@ from deckforge.units import parse_length
 PLACE_KEYS = ("x", "y")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BoardFace:
     """What a board's template binds: the board's id and its title."""
 
@@ -36,7 +36,7 @@ class BoardFace:
     title: Text | None
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Piece:
     """One piece on a board: where its centre is (points from the board's left and top
     edges) and its row's values, which its template binds."""
@@ -49,7 +49,7 @@ class Piece:
     ref: SourceRef
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pieces:
     """A board's pieces: the template each is drawn from, and its rows as data."""
 
@@ -60,7 +60,7 @@ class Pieces:
     named: SourceRef
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Board:
     """A board: its template, what the template binds, and its pieces."""
 

@@ -14,13 +14,14 @@ icon, art path), before anything is drawn.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, cast
 
 from deckforge.art import images
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.kinds import Checked, DeckKind, Look, Reader, Rows
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources import tabular
 from deckforge.sources.load import OUTSIDE, inside, outside_art, refusal
 from deckforge.sources.rules import text_in
@@ -35,7 +36,7 @@ TEMPLATES_FOLDER = "templates"
 NAME_FIELDS = ("name", "title")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Data:
     """What a deck's cards share: the template of their faces, and where their data is
     (the file or YAML list, and the fields it names)."""
@@ -57,13 +58,23 @@ class Data:
     root: Path
 
 
-@record(frozen=True)
+class Value(Protocol):
+    """A card's value: its text as written (numbers as text) and its place."""
+
+    @property
+    def value(self) -> str: ...
+
+    @property
+    def ref(self) -> SourceRef: ...
+
+
+@dataclass(frozen=True)
 class DataCard:
     """A card that is a row of data: its values by field, each with its place."""
 
     id: str
     #: Field → value (``value``: the text as written; ``ref``: its place).
-    values: Mapping[str, object]
+    values: Mapping[str, Value]
     #: What players call it.
     name: str
     #: The template of its back (None: blank).
@@ -71,14 +82,14 @@ class DataCard:
     data: Data
 
 
-@record
+@dataclass
 class _Row:
-    values: dict[str, object]
+    values: Mapping[str, Value]
     copies: int
     ref: SourceRef
 
 
-@record
+@dataclass
 class _Read:
     """A deck's rows as read, or the problems that stop them."""
 
@@ -145,7 +156,7 @@ def _from_yaml(source: Source, root: Path, locale: str) -> _Read:
     problems: list[Problem] = []
     fields: dict[str, None] = {}
     for index, card in enumerate(source.data["cards"]):
-        values: dict[str, object] = {}
+        values: dict[str, Value] = {}
         copies = 1
         for key, value in card.items():
             place = source.ref(("cards", index, key))
@@ -181,7 +192,7 @@ def _from_yaml(source: Source, root: Path, locale: str) -> _Read:
 
 def _named(source: Source) -> dict[str, SourceRef]:
     """Where the deck's file names each template: its face, its back or backs."""
-    named = {}
+    named: dict[str, SourceRef] = {}
     back = source.data.get("back")
     if isinstance(back, dict):
         for value, name in back["templates"].items():
@@ -234,10 +245,10 @@ def _pictures(data: Data, values) -> tuple[Path, ...]:
     )
 
 
-def _outside_pictures(read: _Read) -> Iterator[Problem]:
+def _outside_pictures(read: _Read, data: Data) -> Iterator[Problem]:
     """A value naming a picture outside the project: never read, and an error at its cell,
     whether a template draws it or not (the build's record would read it)."""
-    folder, root = read.data.folder, read.data.root
+    folder, root = data.folder, data.root
     for row in read.rows:
         for value in row.values.values():
             if _named_picture(value.value) and _outside(value.value, folder, root):
@@ -249,7 +260,7 @@ def _place(ref: SourceRef) -> str:
     return ref.cell or f"line {ref.line}"
 
 
-def _back(spec: object, row: _Row) -> tuple[str | None, Problem | None]:
+def _back(spec: str | dict | None, row: _Row) -> tuple[str | None, Problem | None]:
     """A row's back template: the deck's, or the one its field chooses."""
     if not isinstance(spec, dict):
         return spec, None
@@ -275,14 +286,14 @@ class Cards(DeckKind):
         yield from read.problems
         if read.data is None:
             return
-        yield from self._rows(source, read)
+        yield from self._rows(source, read, read.data)
 
-    def _rows(self, source: Source, read: _Read) -> Iterator[Problem]:
+    def _rows(self, source: Source, read: _Read, data: Data) -> Iterator[Problem]:
         """Ids unique, backs chosen, fields named, at least one card."""
         seen: dict[str, SourceRef] = {}
         back = source.data.get("back")
         # A field no card has is said once, below, rather than for every card.
-        by_known = not isinstance(back, dict) or back["by"] in read.data.fields
+        by_known = not isinstance(back, dict) or back["by"] in data.fields
         for row in read.rows:
             cell = row.values.get("id")
             if cell is not None:
@@ -294,20 +305,20 @@ class Cards(DeckKind):
             if problem is not None:
                 yield problem
         field = source.data.get("card_name")
-        if field is not None and field not in read.data.fields:
+        if field is not None and field not in data.fields:
             where = source.ref(("card_name",))
-            yield Problem(where, f"{read.data.display} has no field '{field}' to name cards by")
+            yield Problem(where, f"{data.display} has no field '{field}' to name cards by")
         if not by_known:
             where = source.ref(("back", "by"))
-            yield Problem(where, f"{read.data.display} has no field '{back['by']}' to choose backs")
+            yield Problem(where, f"{data.display} has no field '{back['by']}' to choose backs")
         if not any(row.copies for row in read.rows):
-            yield Problem(read.data.ref, "there are no cards: give a row for each card")
+            yield Problem(data.ref, "there are no cards: give a row for each card")
         total = sum(row.copies for row in read.rows)
         if total > tabular.MAX_CARDS:
             most = tabular.MAX_CARDS
             message = f"the rows make {total:,} cards; a deck may have at most {most:,}"
-            yield Problem(read.data.ref, message)
-        yield from _outside_pictures(read)
+            yield Problem(data.ref, message)
+        yield from _outside_pictures(read, data)
 
     def count(self, source: Source, checked: Checked) -> int:
         read = _read(source, checked.root, checked.locale)
@@ -315,6 +326,9 @@ class Cards(DeckKind):
 
     def cards(self, source: Source, reader: Reader) -> list[DataCard]:
         read = _read(source, reader.loaded.root, reader.locale)
+        data = read.data
+        if data is None:
+            return []  # the data could not be read: its problems say why
         named = source.data.get("card_name")
         cards: list[DataCard] = []
         for number, row in enumerate(read.rows, start=1):
@@ -323,7 +337,7 @@ class Cards(DeckKind):
             name_field = named or next((f for f in NAME_FIELDS if f in values), "id")
             name = values[name_field].value if name_field in values else identity
             back, _ = _back(source.data.get("back"), row)
-            card = DataCard(identity, values, name, back, read.data)
+            card = DataCard(identity, values, name, back, data)
             cards.extend([card] * row.copies)
         return cards
 
@@ -332,10 +346,11 @@ class Cards(DeckKind):
         first = deck.cards[0] if deck.cards else None
         if not isinstance(first, DataCard):
             return Look("", None)  # no data was read: nothing to draw
-        backs = tuple(card.back for card in deck.cards)
+        cards = cast("tuple[DataCard, ...]", deck.cards)  # a deck's cards are of its kind
+        backs = tuple(card.back for card in cards)
         data = first.data
         rows = Rows(
-            [card.values for card in deck.cards],
+            [card.values for card in cards],
             data.fields,
             data.ref,
             data.display,
@@ -345,12 +360,12 @@ class Cards(DeckKind):
         back = backs[0] if len(set(backs)) == 1 else backs
         return Look(data.face, back, rows, data.deck_folder, data.named)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: DataCard, locale: str) -> str:
         """The field the deck names cards by (``card_name``), else ``name`` or
         ``title``, else the card's id."""
         return card.name
 
-    def card_art(self, card: object) -> tuple[Path, ...]:
+    def card_art(self, card: DataCard) -> tuple[Path, ...]:
         """The picture files its values name (a value that is a path to a picture)."""
         return _pictures(card.data, card.values.values())
 

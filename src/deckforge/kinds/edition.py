@@ -5,6 +5,7 @@ then built into the model, each deck and component by its kind.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from deckforge.errors import Problem, close_matches
@@ -45,7 +46,8 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
             source = _sources(loaded, group).get(entry["id"])
             if source is None:
                 continue
-            kind = _kinds(group).get(_kind_name(source))
+            name = _kind_name(source)
+            kind = _kinds(group).get(name) if name is not None else None
             if kind is None:
                 problems.append(_kind_problem(source, group))
                 continue
@@ -119,7 +121,7 @@ def _kind_problem(source: Source, group: str) -> Problem:
     return Problem(source.ref(("kind",)), f"{kind!r} is not a kind of {what}{hint}")
 
 
-def build_edition(loaded: LoadedEdition, skip: set[str] = frozenset()) -> Edition:
+def build_edition(loaded: LoadedEdition, skip: AbstractSet[str] = frozenset()) -> Edition:
     """The model of a loaded edition whose sources passed validation.
 
     Decks and components whose source file is named in ``skip`` (files with

@@ -8,16 +8,17 @@ and places no item suggests.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import WARNING, Problem
 from deckforge.kinds import Checked, DeckKind, Reader
+from deckforge.kinds.places import PlaceCard
 from deckforge.model import Art, Edition, Text
-from deckforge.records import record
 from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class MessCard:
     """An item of a mess."""
 
@@ -63,8 +64,20 @@ class Mess(DeckKind):
 
     def advice(self, edition: Edition) -> Iterator[Problem]:
         """Items that suggest no place of the edition, and places no item suggests."""
-        places = [c for d in edition.decks if d.kind == "places" for c in d.cards]
-        items = [c for d in edition.decks if d.kind == self.name for c in d.cards]
+        places = [
+            c
+            for d in edition.decks
+            if d.kind == "places"
+            for c in d.cards
+            if isinstance(c, PlaceCard)
+        ]
+        items = [
+            c
+            for d in edition.decks
+            if d.kind == self.name
+            for c in d.cards
+            if isinstance(c, MessCard)
+        ]
         if not (places and items):
             return
         place_categories = {p.category.id for p in places}

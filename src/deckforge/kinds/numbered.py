@@ -7,17 +7,17 @@ pawns take their colours from a numbered deck (:mod:`deckforge.kinds.pawns`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, DeckKind, Look, Reader
 from deckforge.model import Deck, Text
-from deckforge.records import record
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
 from deckforge.text.script import number
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PlayerColour:
     """A player colour, told apart also by its name and symbol."""
 
@@ -27,7 +27,7 @@ class PlayerColour:
     symbol: str
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class NumberCard:
     """A numbered card, optionally in a player colour."""
 
@@ -72,7 +72,8 @@ class Numbered(DeckKind):
         data = source.data
         label = reader.text(source, ("label",), data["label"])
         cards = []
-        for colour in player_colours(source, reader) or [None]:
+        colours: list[PlayerColour | None] = [*player_colours(source, reader)] or [None]
+        for colour in colours:
             for n in range(data["numbers"]["from"], data["numbers"]["to"] + 1):
                 card_id = f"{colour.id}-{n}" if colour else str(n)
                 cards.append(NumberCard(card_id, n, label, colour))
@@ -85,7 +86,7 @@ class Numbered(DeckKind):
             return Look("player-number", "player-number-back")
         return super().look(deck)
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: NumberCard, locale: str) -> str:
         """ "Player 3", or "Player 3 – Orange" in a player colour."""
         name = f"{card.label.value} {number(card.number, locale)}"
         return f"{name} – {card.colour.name.value}" if card.colour else name

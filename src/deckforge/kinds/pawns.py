@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, ComponentKind, Reader
 from deckforge.kinds.numbered import PlayerColour, player_colours
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pawns:
     """Fold-up pawns, one per player colour."""
 

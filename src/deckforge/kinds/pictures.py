@@ -7,17 +7,17 @@ art folder holds a file for it (``07.png`` or ``7.png``, also .jpg, .jpeg or .sv
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art
-from deckforge.records import record
 from deckforge.sources.rules import art_problems
 from deckforge.sources.source import Source
 from deckforge.text.script import number
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class PictureCard:
     """A storytelling picture, generated from a seed until art is supplied."""
 
@@ -60,7 +60,7 @@ class Pictures(DeckKind):
             for n in range(1, data["count"] + 1)
         ]
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: PictureCard, locale: str) -> str:
         """Its number, in the edition's digits."""
         return number(card.number, locale)
 

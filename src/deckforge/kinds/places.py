@@ -6,11 +6,11 @@ Mess cards hint at places by category (see :mod:`deckforge.kinds.mess`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import WARNING, Problem, close_matches, pickled_quickly
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Art, Text
-from deckforge.records import record
 from deckforge.sources.rules import art_problems, icon_problems, unique
 from deckforge.sources.source import Source
 
@@ -19,7 +19,7 @@ PLACES_FOR_A_GAME = 48
 
 
 @pickled_quickly
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class PlaceCard:
     """A secret place."""
 
@@ -31,7 +31,7 @@ class PlaceCard:
 
 
 @pickled_quickly
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Category:
     """A kind of place, with its printed name and colour."""
 

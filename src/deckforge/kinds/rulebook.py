@@ -6,11 +6,11 @@ A rulebook is written in one language, which must be its edition's.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, ComponentKind, Reader
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 CREDITS = (
@@ -20,7 +20,7 @@ CREDITS = (
 )
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Step:
     """A numbered step, with optional lettered sub-steps."""
 
@@ -29,7 +29,7 @@ class Step:
     substeps: tuple[Text, ...]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Block:
     """A rulebook block: 'paragraph', 'note', 'bullets' or 'steps'."""
 
@@ -38,7 +38,7 @@ class Block:
     steps: tuple[Step, ...] = ()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Section:
     """A rulebook section with its blocks and subsections."""
 
@@ -47,7 +47,7 @@ class Section:
     sections: tuple[Section, ...] = ()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Rulebook:
     """A rulebook in one language."""
 

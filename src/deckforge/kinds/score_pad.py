@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.kinds import ComponentKind, Reader
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ScorePad:
     """A score sheet."""
 

@@ -10,11 +10,11 @@ spines and top flap, the front by default with the deck's own back.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.kinds import Checked, ComponentKind, Reader, deck_kinds
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.source import Source
 from deckforge.units import parse_length, to_mm
 
@@ -29,7 +29,7 @@ RANGES = {"thickness": (0.05, 2.0), "clearance": (0.0, 10.0)}
 PANELS = {"front": None, "back": "tuckbox-back", "spine": "tuckbox-spine", "flap": "tuckbox-flap"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class BoxFace:
     """What a tuck box's panel templates bind: its title, its deck's id and card count."""
 
@@ -39,7 +39,7 @@ class BoxFace:
     cards: int
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Tuckbox:
     """A tuck box for one deck: its deck, a card's thickness and the clearance
     (points), and the template of each panel (None: the front shows the deck's back)."""

@@ -7,17 +7,17 @@ rules check that no card ever sends a mess back to its own maker.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from deckforge.errors import Problem
 from deckforge.kinds import Checked, DeckKind, Reader
 from deckforge.model import Text
-from deckforge.records import record
 from deckforge.sources.rules import unique
 from deckforge.sources.source import Source
 from deckforge.text.script import localise_digits
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class WhichWayCard:
     """Which neighbour receives your mess."""
 
@@ -60,7 +60,7 @@ class WhichWay(DeckKind):
             )
         return cards
 
-    def card_name(self, card: object, locale: str) -> str:
+    def card_name(self, card: WhichWayCard, locale: str) -> str:
         """Its label, in the edition's digits: "Pass 2 to the left"."""
         return localise_digits(card.label.value, locale)
 

@@ -13,13 +13,13 @@ the top right and fill each row leftwards, and each back still lands behind its 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Protocol, TypeVar
 
 from deckforge.drawing.ops import BLACK, Card, Line, Page, Placement
 from deckforge.drawing.outline import Cut, CutLines
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.units import mm
 
 #: Gap between a card's edge and its crop mark.
@@ -64,7 +64,7 @@ class ImpositionError(ValueError):
     """The cards cannot be put on the profile's paper."""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Grid:
     """Where cards sit on a sheet."""
 
@@ -239,7 +239,7 @@ def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
             )
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class FoldGrid:
     """A gutterfold sheet: rows of faces above the fold line, their backs below it."""
 

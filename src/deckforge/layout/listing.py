@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from deckforge.drawing.ops import Card as LaidCard
 from deckforge.fsutil import read_regular
 from deckforge.kinds import deck_kinds
 from deckforge.model import Deck, Edition
-from deckforge.records import replace
 from deckforge.templates import element_names
 
 

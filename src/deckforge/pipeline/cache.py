@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular
@@ -90,7 +91,7 @@ def _output_present(out_dir: Path, record: dict) -> bool:
 
 
 def fresh_editions(
-    root: Path, manifests: list[Path], out_dir: Path, profiles: dict[str, Path]
+    root: Path, manifests: list[Path], out_dir: Path, profiles: Mapping[str, Path | None]
 ) -> set[Path]:
     """The edition manifests whose outputs under every given profile are up to date."""
     if os.path.lexists(out_dir / JOURNAL_NAME):
@@ -110,7 +111,7 @@ def fresh_editions(
         done = entry["profiles"]
         if all(
             profile in done
-            and done[profile]["profile"] == digest(path)
+            and done[profile]["profile"] == _profile_digest(path)
             and all(_output_present(out_dir, r) for r in done[profile]["outputs"])
             for profile, path in profiles.items()
         ):
@@ -139,10 +140,16 @@ def colour_warnings(
     return list(dict.fromkeys(found))
 
 
+def _profile_digest(path: Path | None) -> str:
+    """The digest of a profile's file (a profile made in code has none)."""
+    return "none" if path is None else digest(path)
+
+
 def with_templates(edition: Edition) -> Edition:
     """The edition with its own templates among its inputs (and the fonts and pictures
     kept beside them): its outputs depend on them as much as on its sources."""
-    from deckforge.records import replace
+    from dataclasses import replace
+
     from deckforge.templates import EDITION_FOLDER, dependencies
 
     found = {path: digest(path, edition.root) for path in dependencies(edition)}
@@ -298,7 +305,7 @@ def remember(
             for path, sha in edition.inputs.items()
             if inside(path, root)
         }
-        entry = {
+        entry: dict[str, Any] = {
             "id": edition.id,
             "inputs": sorted(digests),
             # From the content as it was read, so an edit made during the build is seen
@@ -313,7 +320,7 @@ def remember(
                 if o.entry.edition == edition.id and o.entry.profile == profile.id
             ]
             entry["profiles"][profile.id] = {
-                "profile": digest(profile.path),
+                "profile": _profile_digest(profile.path),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
                 # The design colours it cannot print (given again while it is up to date).
                 "colours": _warning_records(tuple(colours.get((edition.id, profile.id), ()))),

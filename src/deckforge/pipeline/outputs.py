@@ -4,7 +4,9 @@ with its build-manifest entry (made here, and only here)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from itertools import chain
+from typing import Any
 
 from deckforge.drawing.ops import Card, Document, Page
 from deckforge.errors import Problem
@@ -17,12 +19,11 @@ from deckforge.model import Edition
 from deckforge.pipeline import cache
 from deckforge.pipeline.plan import calibration_path, part_path
 from deckforge.profiles import Profile
-from deckforge.records import record, replace
 from deckforge.text.script import is_rtl_locale
 from deckforge.units import to_mm
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Output:
     """One file to write: where, what, and its build-manifest entry."""
 
@@ -44,23 +45,23 @@ def _output(
     relpath: str,
     title: str,
     pages: tuple[Page, ...] | Iterator[Page],
-    entry: dict,
+    about: dict,
     trim: tuple[float, float],
     bleed: float,
     profile: Profile | None = None,
     count: int | None = None,
 ) -> Output:
     """A file: its pages (in the profile's colours, if given; ``count`` of them when they
-    are made as they are drawn) and its manifest entry, from the entry's edition, locale,
+    are made as they are drawn) and its manifest entry, from ``about``: the edition, locale,
     profile, kind, deck and cards."""
     entry = Entry(
         path=relpath,
         pages=len(pages) if count is None else count,  # type: ignore[arg-type]
         trim_mm=(round(trim[0], 2), round(trim[1], 2)),
         bleed_mm=round(to_mm(bleed), 3),
-        **entry,
+        **about,
     )
-    colours = (
+    colours: dict[str, Any] = (
         {
             "colour": profile.colour,
             "ink_limit": profile.ink_limit,
@@ -105,7 +106,8 @@ def part_output(
         except ImpositionError as exc:
             return None, [Problem(part.ref, str(exc))]
         pages: tuple[Page, ...] | Iterator[Page] = made if streamed else tuple(made)
-        kind, found = "cards", []
+        kind = "cards"
+        found: list[Problem] = []
         trim = part.size_mm or (0.0, 0.0)
         if first is not None:
             trim = (to_mm(first.width), to_mm(first.height))
@@ -199,10 +201,11 @@ def calibration_output(profile: Profile) -> Output:
     }
     trim = (to_mm(pages[0].width), to_mm(pages[0].height))
     relpath = calibration_path(profile.id)
-    return _output(relpath, f"Duplex calibration – {profile.id}", pages, entry, trim, 0.0)
+    title = f"Duplex calibration – {profile.id}"
+    return _output(relpath, title, tuple(pages), entry, trim, 0.0)
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class LaidOut:
     """An edition's cards per deck (the same under every profile)."""
 

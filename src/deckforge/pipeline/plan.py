@@ -7,12 +7,13 @@ worker costs nothing; the largest are started first, so that workers finish toge
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record, replace
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Task:
     """One file a build may make: a deck or component of an edition under a profile, or
     a profile's calibration sheet (``edition`` None)."""

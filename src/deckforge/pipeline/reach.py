@@ -56,7 +56,7 @@ def _cells(path: Path, display: str) -> list[tuple[str, SourceRef]]:
         book.close()
     except Exception:  # noqa: BLE001 - a workbook that cannot be read is reported by its deck
         return []
-    cells = []
+    cells: list[tuple[str, SourceRef]] = []
     for name in names:
         table, _ = read_table(path, display, name)
         for row in table.rows if table is not None else ():
@@ -96,7 +96,7 @@ def unreachable(editions: list[Edition], profiles: list[Profile]) -> list[Proble
         converter = colour.converter(intent, limit, profile.rich_black)
         press = intent.condition_name if intent.condition == "Custom" else intent.condition
         table = gamut.ProfileTable(converter.profile)
-        inks = np.array([converter.area(tuple(float(v) for v in rgb)) for rgb in rgbs])
+        inks = np.array([converter.area((float(r), float(g), float(b))) for r, g, b in rgbs])
         misses = gamut.delta_e_2000(gamut.srgb_to_lab(rgbs), table.lab(inks))
         for name, ink, miss in zip(names, inks, misses, strict=True):
             if miss <= TOLERANCE:

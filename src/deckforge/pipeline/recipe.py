@@ -11,6 +11,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from deckforge import fsutil
@@ -26,7 +27,6 @@ from deckforge.pipeline.plan import Task, plan
 from deckforge.pipeline.record import CACHE_NAME
 from deckforge.pipeline.run import Made, Progress, Workshop, make, run_tasks
 from deckforge.profiles import OutputIntent, Profile, select_profiles
-from deckforge.records import field, record, replace
 from deckforge.render.pdf import icon_cache
 from deckforge.sources.load import LoadedEdition, Project, load_edition, select_editions
 from deckforge.sources.schema import save_checks
@@ -95,7 +95,7 @@ def check(
     return laid_out, outputs, _unique(problems + found)
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class BuildReport:
     """What a build did."""
 
@@ -179,8 +179,8 @@ def build(
             with icon_cache.shared(workers):
                 made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
             done = [m for m in made if m.entry is not None]
-            report.written = [m.entry for m in done if m.written]
-            report.unchanged = [m.entry for m in done if not m.written]
+            report.written = [m.entry for m in done if m.entry is not None and m.written]
+            report.unchanged = [m.entry for m in done if m.entry is not None and not m.written]
             entries = report.written + report.unchanged
             listing = staging.path(build_manifest.MANIFEST_NAME)
             gone, kept = build_manifest.no_longer_made(out_dir, entries, rebuilt)

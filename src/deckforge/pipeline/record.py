@@ -96,7 +96,7 @@ def _checked(data: object, where: SourceRef) -> tuple[dict, list[Problem]]:
     outputs = _table(data.get("outputs", {}), _output, bad, "outputs")
     editions = _table(data.get("editions", {}), _edition, bad, "editions")
     toolchain = data.get("toolchain")
-    clean = {"outputs": outputs, "editions": editions}
+    clean: dict[str, object] = {"outputs": outputs, "editions": editions}
     if isinstance(toolchain, str):
         clean["toolchain"] = toolchain
     if not bad:
@@ -186,6 +186,6 @@ def _edition(key: str, record: object) -> bool:
             return False
         for output in outputs:
             path = output.get("path") if isinstance(output, dict) else None
-            if not (_name(path) and _output(path, output)):
+            if not (isinstance(path, str) and _name(path) and _output(path, output)):
                 return False
     return True

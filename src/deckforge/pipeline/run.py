@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -26,11 +27,10 @@ from deckforge.fsutil import Staging
 from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.listing import card_sources
 from deckforge.manifest import Entry
-from deckforge.model import Edition
+from deckforge.model import Deck, Edition
 from deckforge.pipeline import cache
 from deckforge.pipeline.outputs import Output, calibration_output, part_output
 from deckforge.pipeline.plan import Task
-from deckforge.records import field, record, replace
 from deckforge.render import pdf
 
 
@@ -43,7 +43,7 @@ class Progress(Protocol):
         """A file is done: ``written``, or found unchanged (or empty) and left alone."""
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Workshop:
     """What every task of a build reads."""
 
@@ -55,10 +55,12 @@ class Workshop:
     art: dict[str, str]
     strict: bool
     #: Each deck's cards as this process laid them out, by (edition, deck).
-    cards: dict[tuple[int, str], tuple[list[Card], list[Problem]]] = field(default_factory=dict)
+    cards: dict[tuple[int | None, str], tuple[list[Card], list[Problem]]] = field(
+        default_factory=dict
+    )
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Made:
     """What a task did: the file's manifest entry (None if the part prints nothing; with
     the file's SHA-256), whether it was written (or found unchanged), the problems found,
@@ -97,15 +99,15 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
     hash = cache.output_hash(source, art, shop.art, shop.tools)
     known = cache.unchanged(task.record, hash, shop.out_dir / task.relpath)
     if known is not None and not shop.strict:
-        entry, warnings, found = known
-        if entry.card_sources is not None and any(part is deck for deck in edition.decks):
+        entry, warnings, status = known
+        if entry.card_sources is not None and isinstance(part, Deck):
             # Not drawn again, but a line added above its cards moves where they are.
             entry = replace(entry, card_sources=card_sources(part))
-        return Made(task.relpath, entry, hash, False, warnings, found.st_size, found.st_mtime_ns)
+        return Made(task.relpath, entry, hash, False, warnings, status.st_size, status.st_mtime_ns)
     problems: list[Problem] = []
     if edition is None:
         output: Output | None = calibration_output(task.profile)
-    elif any(part is deck for deck in edition.decks):
+    elif isinstance(part, Deck):  # a deck of the edition, the only Decks it holds
         if len(part.cards) > KEPT:
             return _streamed(shop, task, edition, part, hash, temp)
         key = (task.edition, task.part)
@@ -149,7 +151,8 @@ def _streamed(shop: Workshop, task: Task, edition: Edition, part, hash: str, tem
 
 
 class _Done(Protocol):
-    written: bool
+    @property
+    def written(self) -> bool: ...
 
 
 T = TypeVar("T", bound=Task)

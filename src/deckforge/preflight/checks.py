@@ -7,6 +7,7 @@ Each finding names the page and says what to do.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from deckforge.preflight import ink as ink_measure
 from deckforge.preflight.measure import (
@@ -54,7 +55,7 @@ def fonts(f: Findings, t: Target, facts: FileFacts) -> Check:
 def _box_problems(f: Findings, t: Target) -> list[str]:
     tol = BOX_TOLERANCE_MM * MM
     problems = []
-    trim_mm = t.entry.get("trim_mm")
+    trim_mm: Any = t.entry.get("trim_mm")
     for number, boxes in f.boxes:
         trim, bleed, media = boxes.trim, boxes.bleed, boxes.media
         if trim is None:

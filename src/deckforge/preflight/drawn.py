@@ -4,6 +4,7 @@ colour spaces, ink and transparency, each in the stream's own coordinates."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from deckforge.preflight.fonts import Font
@@ -17,10 +18,9 @@ from deckforge.preflight.pdfobjects import (
     moved_box,
     mul,
 )
-from deckforge.records import field, record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Image:
     """An image XObject (or inline image) as drawn: its pixels and colour space."""
 
@@ -46,7 +46,7 @@ class Image:
         return min(self.width / across, self.height / up)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Stroke:
     """The straight segments of one stroked path, its line width, dash and clip."""
 
@@ -72,7 +72,7 @@ class Stroke:
 Char = tuple[Matrix, float, float, str, Box | None]
 
 
-@record
+@dataclass
 class Drawn:
     """What one content stream draws (with the forms it uses), in its own coordinates."""
 

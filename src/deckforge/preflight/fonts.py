@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from deckforge.preflight.pdfobjects import resolve
-from deckforge.records import record
 
 _HEX = re.compile(rb"<([0-9A-Fa-f\s]*)>")
 _BFRANGE = re.compile(rb"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f\s]*>|\[[^\]]*\])")
@@ -51,7 +51,7 @@ def _parse_to_unicode(data: bytes) -> dict[int, str]:
     return table
 
 
-@record
+@dataclass
 class Font:
     """What measuring and checking text needs of one font object."""
 

@@ -66,7 +66,7 @@ def rendered_ink(path: Path, profile: bytes) -> tuple[float, int]:
                 picture = bitmap.to_pil().convert("RGB")
             finally:
                 page.close()
-            value = _total(ImageCms.applyTransform(picture, transform))
+            value = _total(transform.apply(picture))
             if value > worst:
                 worst, where = value, index + 1
     finally:

@@ -4,13 +4,13 @@ content past the page's edge. Findings are gathered page by page for the checks.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from deckforge.preflight import pdfobjects as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font
 from deckforge.preflight.pdfobjects import MM, Box, Matrix
-from deckforge.records import field, record
 from deckforge.units import PAPER_SIZES_MM
 
 #: Page boxes may differ from the manifest by this much (rounding of points).
@@ -74,7 +74,7 @@ def _cut_by_edge(item: Box, clip: Box | None, media: Box, tol: float) -> bool:
     return any(over > tol and open_side for over, open_side in sides)
 
 
-@record
+@dataclass
 class PageBoxes:
     """A page's boxes (TrimBox None when it has none)."""
 
@@ -92,7 +92,7 @@ def page_boxes(page: Any) -> PageBoxes:
     )
 
 
-@record
+@dataclass
 class Findings:
     """What the pages of one file showed, gathered page by page for the checks."""
 
@@ -265,7 +265,7 @@ def more(count: int, noun: str = "page") -> str:
     return f" (and {count} more {noun}{'s' if count != 1 else ''})"
 
 
-def first_page(by_page: dict) -> tuple[int, object, str]:
+def first_page(by_page: dict) -> tuple[int, Any, str]:
     """The first page of a finding kept per page, what was found there, and the
     " (and N more pages)" that says how many other pages have it too."""
     page = min(by_page)

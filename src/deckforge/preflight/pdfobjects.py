@@ -213,8 +213,9 @@ def operations(stream: Any, handled: frozenset[bytes]) -> list[tuple[Any, bytes]
     pypdf on deckforge's decks, and operators nobody reads are skipped unconverted."""
     import pikepdf
 
-    found = []
-    for operands, operator in pikepdf.parse_content_stream(stream):
+    found: list[tuple[Any, bytes]] = []
+    for instruction in pikepdf.parse_content_stream(stream):
+        operands, operator = instruction.operands, instruction.operator
         op = operator.unparse()
         if op not in handled:
             continue

@@ -8,14 +8,14 @@ that ``deckforge.preflight`` imports; the report lists checks in registration or
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from deckforge.preflight.measure import Findings
 from deckforge.preflight.report import Check
-from deckforge.records import record
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Target:
     """What a file is checked against: its manifest entry and its profile's promises."""
 
@@ -45,7 +45,7 @@ class Target:
         return self.entry.get("kind") == "cards"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FileFacts:
     """What the checks read of a file besides its pages: header, trailer and catalog."""
 

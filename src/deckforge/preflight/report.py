@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckforge.records import record
+from dataclasses import dataclass
 
 OK = "ok"
 WARNING = "warning"
@@ -12,7 +12,7 @@ NA = "n/a"
 _SHOWN = {OK: "ok", WARNING: "warning", FAIL: "FAIL", NA: "n/a"}
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Check:
     """The outcome of one check on one file: its status, what was measured and, when it
     is not ok, what to do about it."""
@@ -23,7 +23,7 @@ class Check:
     advice: str = ""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Report:
     """Every check of one output file."""
 

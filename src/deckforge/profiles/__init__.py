@@ -6,19 +6,20 @@ Adding a profile means adding a file here.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
-from deckforge.records import record
 from deckforge.sources.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, out_of_range, parse_length
 
 FOLDER = Path(__file__).parent
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class OutputIntent:
     """The printing condition files are made for: its ICC profile and how PDF/X names it."""
 
@@ -80,7 +81,7 @@ def _description(data: bytes) -> str:
 MAX_ICC_BYTES = 64 * 1024 * 1024
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Profile:
     """A validated print profile, lengths in points."""
 
@@ -210,7 +211,7 @@ def _out_of_range(source, data: dict) -> list[_Problem]:
     """A problem for each length of a profile outside its range, at its line."""
     problems = []
     for path, limit in _LENGTHS.items():
-        value = data
+        value: Any = data
         for key in path:
             value = value.get(key) if isinstance(value, dict) else None
         if value is None:

@@ -17,7 +17,7 @@ import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from PIL import Image, ImageCms
@@ -147,12 +147,12 @@ class Converter:
             held_profile(self.profile),
             "RGB",
             "CMYK",
-            renderingIntent=INTENTS[intent.intent],
+            renderingIntent=ImageCms.Intent(INTENTS[intent.intent]),
             flags=flags,
         )
         self._colours: dict[RGB, CMYK] = {}
         self._flags = flags
-        self._proof = None
+        self._proof: ImageCms.ImageCmsTransform | None = None
         self._printed = None
         #: Whether the profile's own tables keep the ink limit (deckforge's press profile
         #: does, but for 8-bit rounding), so that a picture needs no limiting pass.
@@ -184,10 +184,10 @@ class Converter:
         cached = self._colours.get(rgb)
         if cached is not None:
             return cached
-        from PIL import Image, ImageCms
+        from PIL import Image
 
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-        inks = ImageCms.applyTransform(pixel, self.transform).getpixel((0, 0))
+        inks = cast("tuple[int, int, int, int]", self.transform.apply(pixel).getpixel((0, 0)))
         value = limit_ink(tuple(v / 255 for v in inks), self.ink_limit)  # type: ignore[arg-type]
         value = _rounded(value, self.ink_limit)
         self._colours[rgb] = value
@@ -204,10 +204,10 @@ class Converter:
                 ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile())),
                 "CMYK",
                 "RGB",
-                renderingIntent=INTENTS[self.intent],
+                renderingIntent=ImageCms.Intent(INTENTS[self.intent]),
                 flags=self._flags,
             )
-        return ImageCms.applyTransform(image, self._proof)
+        return self._proof.apply(image)
 
     def printed(self, image: Image.Image) -> Image.Image:
         """An sRGB picture as the press prints it: as :meth:`image` converts it to CMYK,
@@ -240,7 +240,7 @@ class Converter:
 
     def image(self, image: Image.Image) -> Image.Image:
         """A raster image in CMYK through the profile, the ink limit kept by every pixel."""
-        from PIL import Image, ImageCms
+        from PIL import Image
 
         if image.mode in ("RGBA", "LA", "P"):
             # Print has no transparency: flatten onto white paper first.
@@ -248,7 +248,7 @@ class Converter:
             flat = Image.new("RGB", rgba.size, (255, 255, 255))
             flat.paste(rgba, mask=rgba.getchannel("A"))
             image = flat
-        result = ImageCms.applyTransform(image.convert("RGB"), self.transform)
+        result = self.transform.apply(image.convert("RGB"))
         return _limit_image(result, self.ink_limit)
 
     def drawing(self, drawing):
@@ -267,7 +267,7 @@ class Converter:
                 if isinstance(value, Color) and not isinstance(value, CMYKColor):
                     alpha = value.alpha if value.alpha is not None else 1.0
                     rgb = tuple(v * alpha + (1 - alpha) for v in value.rgb())
-                    setattr(node, attr, CMYKColor(*self.cmyk(rgb)))  # type: ignore[arg-type]
+                    setattr(node, attr, CMYKColor(*self.cmyk(rgb)))
             for attr in ("fillOpacity", "strokeOpacity"):
                 if getattr(node, attr, None) is not None:
                     setattr(node, attr, None)
@@ -338,7 +338,7 @@ def printed(inks: CMYK, intent: OutputIntent | None = None, ink_limit: float = 2
 def converter(intent: OutputIntent, ink_limit: float, rich_black: CMYK = RICH_BLACK) -> Converter:
     """The converter of one output intent, ink limit and rich black, made once per
     process (whether the rich black is named or left to its default)."""
-    return _converter(intent, ink_limit, tuple(rich_black))  # type: ignore[arg-type]
+    return _converter(intent, ink_limit, tuple(rich_black))
 
 
 @lru_cache(maxsize=8)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -134,9 +135,11 @@ def lab_to_cmyk(
     """The CMYK (0–1) of a media-relative Lab colour on the modelled press, with grey
     component replacement and at most ``limit`` per cent ink in all, solved as the
     profile's table is; a colour outside the gamut becomes the nearest the inks reach."""
+    import numpy as np
+
     from deckforge.render import separation
 
-    inks = separation.separate([target], limit / 100.0)[0]
+    inks = separation.separate(np.array([target]), limit / 100.0)[0]
     return (float(inks[0]), float(inks[1]), float(inks[2]), float(inks[3]))
 
 
@@ -161,7 +164,7 @@ def _lut16(
     inputs: int,
     outputs: int,
     points: int,
-    grid: list[tuple[int, ...]],
+    grid: Sequence[tuple[int, ...]],
     curves: list[list[int]] | None = None,
 ) -> bytes:
     """A 'mft2' tag: identity matrix, input curves (``curves``, each of the same number

@@ -294,10 +294,13 @@ def _neighbours(problem: _Problem, x: np.ndarray, cost: np.ndarray, shape) -> np
     return x
 
 
-def _solve(target: np.ndarray, limit: float, shape: tuple, iterations: int) -> np.ndarray:
-    """Inks for colours (n, 3) on a grid of ``shape``: first with cyan, magenta and
-    yellow alone (black held at 0, no limit), whose grey component sets the black
-    curve's black, then with all four inks within the limit."""
+def _solve(
+    target: np.ndarray, limit: float, shape: tuple, iterations: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Inks for colours (n, 3) on a grid of ``shape``, and the black curve's black for
+    each: first with cyan, magenta and yellow alone (black held at 0, no limit), whose
+    grey component sets the black curve's black, then with all four inks within the
+    limit."""
     plain = _Problem(target, 4.0, np.zeros(len(target)), NO_BLACK, exact=False)
     x, cost = _refine(plain, _starts(plain), iterations)
     x = _neighbours(plain, x, cost, shape)

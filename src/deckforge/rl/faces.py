@@ -43,7 +43,7 @@ MAX_BYTES = 8 * 1024 * 1024
 #: The names ReportLab reads from the font's ``name`` table (``TTFNameBytes``).
 _NAMES = ("name", "familyName", "styleName", "fullName", "uniqueFontID")
 #: Whole numbers, numbers, and flags ``extractInfo`` sets.
-_INTEGERS = ("unitsPerEm", "stemV", "flags", "numGlyphs", "underlinePosition")
+_INTEGERS: tuple[str, ...] = ("unitsPerEm", "stemV", "flags", "numGlyphs", "underlinePosition")
 _INTEGERS += ("underlineThickness", "_pos")  # and where ReportLab's reading stopped
 _NUMBERS = ("ascent", "descent", "capHeight", "defaultWidth", "italicAngle")
 
@@ -130,7 +130,12 @@ def _font(name: str, face: _Face) -> TTFont:
 MAGIC = b"deckforge kept font metrics\n"
 #: The tables kept after the header, each an array of machine numbers: their names and
 #: the array type of each ("q" whole numbers, "d" numbers, "w" the widths: either).
-_TABLES = (("codes", "q"), ("glyphs", "q"), ("widthCodes", "q"), ("widths", "w"))
+_TABLES: tuple[tuple[str, str], ...] = (
+    ("codes", "q"),
+    ("glyphs", "q"),
+    ("widthCodes", "q"),
+    ("widths", "w"),
+)
 _TABLES += (("mapped", "q"), ("counts", "q"), ("chars", "q"), ("hmetrics", "q"))
 _TABLES += (("glyphPos", "q"),)
 

@@ -358,7 +358,7 @@ def set_version(canvas: rl_canvas.Canvas, version: tuple[int, int]) -> None:
 
 def timestamp(canvas: rl_canvas.Canvas) -> tuple[int, int, int, int, int, int]:
     """The date ReportLab writes as CreationDate and ModDate (UTC in invariant mode)."""
-    return tuple(canvas._doc._timeStamp.YMDhms)  # type: ignore[return-value]
+    return tuple(canvas._doc._timeStamp.YMDhms)
 
 
 def add_to_catalog(
@@ -427,8 +427,8 @@ def split_string(font: ttfonts.TTFont, text: str, doc) -> list[tuple[int, bytes]
     if state is not None:
         assignments = state.assignments
         codes = [assignments.get(code) for code in map(ord, text.replace("\u00a0", " "))]
-        if codes and None not in codes and max(codes) < 256:  # type: ignore[type-var]
-            return [(0, bytes(codes))]  # type: ignore[arg-type]
+        if codes and None not in codes and max(codes) < 256:
+            return [(0, bytes(codes))]
     return font.splitString(text, doc)
 
 

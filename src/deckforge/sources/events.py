@@ -16,6 +16,7 @@ long, is read whole.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import yaml
 from yaml.composer import ComposerError
@@ -111,7 +112,7 @@ class Builder:
         #: Every key text once: a deck's 100,000 cards share their keys' strings.
         self.keys: dict[str, str] = {}
         self.anchors: dict[str, list] = {}
-        self.anchor_marks: dict[str, object] = {}
+        self.anchor_marks: dict[str, Any] = {}
         #: Anchored values being recorded: [events, open containers, name].
         self.recording: list[list] = []
         self.limit = max(MIN_ALIAS_VALUES, size)
@@ -127,7 +128,7 @@ class Builder:
         """(whether the file holds a document, its data)."""
         get = self.loader.get_event
         get()  # the stream's start
-        event = get()
+        event: Any = get()  # never None: the stream's end comes last
         if type(event) is yaml.StreamEndEvent:
             return False, None
         first = event.start_mark  # the document's start
@@ -294,6 +295,7 @@ class Builder:
 
     def alias(self, event) -> tuple[object, int, int, int]:
         """The value an alias names, read again from its events."""
+        events: list | None
         if type(event) is _Alias:
             events = event.events
         else:

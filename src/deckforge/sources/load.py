@@ -9,12 +9,12 @@ links resolved, and be a regular file (or folder) — never a named pipe or a de
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, UsageError, display_path
 from deckforge.fsutil import inside, kind_of
-from deckforge.records import field, record
 from deckforge.sources.source import Source, load_yaml
 
 EDITION_FILE = "edition.yaml"
@@ -25,7 +25,7 @@ OUTSIDE = "outside"
 MISSING = "missing"
 
 
-@record
+@dataclass
 class LoadedEdition:
     """An edition's manifest and the sources of its decks and components, by id."""
 
@@ -229,7 +229,7 @@ def missing(path: Path) -> Problem:
     return Problem(SourceRef(path.as_posix()), "no such file or folder")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Project:
     """Where sources are read from: the decks folder and the project folder around it."""
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from deckforge import memo
 from deckforge.errors import DeckforgeError, Problem, close_matches
@@ -116,7 +116,7 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 _DOLLAR = re.compile(r"(?<!\\)\$")
 
 
-def _pattern(validator, pattern: str, instance: object, schema: dict):
+def _pattern(validator, pattern: str, instance: Any, schema: dict):
     """The ``pattern`` keyword as JSON Schema (ECMA-262) means it, and fastjsonschema
     checks it: ``$`` is the end of the text. Python's ``$`` also matches before a final
     newline, which let an id like ``'bakery\\n'`` through to name a folder."""
@@ -180,7 +180,9 @@ def _best(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
 
 def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     """A plain-words message, and whether it is about a key (not a value)."""
-    v, value, arg = error.validator, error.instance, error.validator_value
+    # What the schema says and what it was given: JSON data of any shape.
+    v, value = error.validator, cast(Any, error.instance)
+    arg, schema = cast(Any, error.validator_value), cast(Any, error.schema)
     if v == "type":
         if sorted(arg) == ["object", "string"]:
             wanted = "text"  # the text players see (a mapping of it per language, or not)
@@ -197,7 +199,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     if v == "const":
         return f"must be {arg!r}, not {value!r}", False
     if v == "pattern":
-        hint = error.schema.get("x-message")
+        hint = schema.get("x-message")
         return f"{value!r} is not valid" + (f"; {hint}" if hint else ""), False
     if v == "maxLength":
         return f"{value!r} is too long ({len(value)} characters, at most {arg})", False
@@ -211,7 +213,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, bool]:
     if v == "minItems":
         return f"needs at least {arg} item(s)", False
     if v == "maxItems":
-        hint = error.schema.get("x-message")
+        hint = schema.get("x-message")
         return hint or f"has more than {arg} items", False
     if v == "uniqueItems":
         return "lists the same value twice", False
@@ -223,8 +225,9 @@ def _misspelt(error: jsonschema.ValidationError) -> bool:
     an unknown key with a suggestion instead)."""
     if error.validator != "required" or not isinstance(error.instance, dict):
         return False
-    missing = [k for k in error.validator_value if k not in error.instance]
-    unknown = [k for k in error.instance if k not in error.schema.get("properties", {})]
+    required, schema = cast(Any, error.validator_value), cast(Any, error.schema)
+    missing = [k for k in required if k not in error.instance]
+    unknown = [k for k in error.instance if k not in schema.get("properties", {})]
     return any(close_matches(k, missing) for k in unknown)
 
 

@@ -14,13 +14,13 @@ it can be copied into a project whole.
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
 import yaml
 
-from deckforge.records import record
 from deckforge.sources.load import EDITION_FILE
 
 #: Where the shipped editions are: this package's ``games`` folder.
@@ -31,7 +31,7 @@ EXAMPLE = "example-en"
 _TEMPLATES = "templates"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Shipped:
     """One shipped edition: its id, folder (inside ``games/``), title and language."""
 
@@ -98,7 +98,7 @@ def _at(path: str) -> Traversable:
 
 def _tree(folder: Traversable) -> list[str]:
     """Every file under a folder, by its path from there, sorted."""
-    names = []
+    names: list[str] = []
     for item in folder.iterdir():
         if item.is_dir():
             names.extend(f"{item.name}/{name}" for name in _tree(item))

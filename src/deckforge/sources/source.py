@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,6 @@ import yaml
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import read_regular
-from deckforge.records import field, record
 from deckforge.sources.events import MAX_DEPTH, Builder, Refused
 from deckforge.sources.positions import Positions
 
@@ -83,7 +83,7 @@ def format_path(path: Path_, out: str = "") -> str:
     return out
 
 
-@record
+@dataclass
 class Source:
     """One loaded file: its data and the line/column of every value in it."""
 

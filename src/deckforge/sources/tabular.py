@@ -18,11 +18,11 @@ so a hostile file is a problem with its place, never a process out of memory.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.fsutil import kind_of, read_regular
-from deckforge.records import field, record
 from deckforge.text.script import BIDI_OVERRIDES
 
 #: Largest data file read, in bytes.
@@ -48,7 +48,7 @@ _DELIMITERS = (",", ";", "\t")
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(BIDI_OVERRIDES)) + "]")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Cell:
     """A value of a table (text as written, numbers as text) and where it is."""
 
@@ -56,7 +56,7 @@ class Cell:
     ref: SourceRef
 
 
-@record
+@dataclass
 class Table:
     """A sheet of card data: its fields (header) and rows, each value with its place."""
 
@@ -265,10 +265,10 @@ def _table(path: Path, display: str, grid: list[list[Cell]]) -> tuple[Table | No
         copies = 1
         if COUNT in values:
             cell = values.pop(COUNT)
-            copies = whole_count(cell.value)
-            if copies is None:
+            count = whole_count(cell.value)
+            if count is None:
                 problems.append(Problem(cell.ref, count_problem(cell.value)))
-                copies = 0
+            copies = count or 0
         table.rows.append(values)
         table.row_refs.append(row[0].ref)
         table.counts.append(copies)

@@ -214,7 +214,7 @@ class _Workbook:
         parser.EntityDeclHandler = declared
         parser.StartElementHandler = opened
         parser.EndElementHandler = closed
-        if "text" in (handlers or {}):
+        if handlers and "text" in handlers:
             parser.CharacterDataHandler = handlers["text"]
         try:
             for chunk in self.chunks(name):

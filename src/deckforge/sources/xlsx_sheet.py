@@ -127,7 +127,8 @@ class SheetReader:
         """A row opens: its number is the next, or the one it gives, within the sheet."""
         row = self.row + 1 if number is None else integer(number)
         if row < 1:
-            self.refuse(f"the row number {number[:20]!r} is not a whole number", at_cell=False)
+            shown = (number or "")[:20]
+            self.refuse(f"the row number {shown!r} is not a whole number", at_cell=False)
         if row <= self.row:
             self.refuse(f"row {row:,} comes after row {self.row:,}", at_cell=False)
         if row > LAST_ROW:
@@ -155,7 +156,7 @@ class SheetReader:
         self.column = column
         number = integer(style) if style is not None else 0
         if number < 0:
-            self.refuse(f"the cell's style {style[:20]!r} is not a whole number")
+            self.refuse(f"the cell's style {(style or '')[:20]!r} is not a whole number")
         self.cell, self.pieces, self.length, self.phonetic = (kind, number), [], 0, 0
 
     def end_cell(self) -> None:
@@ -184,6 +185,7 @@ class SheetReader:
     def value(self, raw: str) -> str:
         """A cell's value as text: numbers as written (whole numbers without '.0'),
         dates as YYYY-MM-DD, booleans as TRUE and FALSE."""
+        assert self.cell is not None, "a value is read inside a cell"
         kind, style = self.cell
         if kind == "inlineStr" or (kind in ("str", "e") and raw):
             return raw.strip()

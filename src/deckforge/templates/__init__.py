@@ -46,6 +46,7 @@ causes it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from deckforge.drawing.ops import Card, Face
@@ -162,7 +163,7 @@ def stream_cards(
     library: Library,
     context: Context,
     face: str,
-    back: str | Sequence[str] | None,
+    back: str | Sequence[str | None] | None,
     ref: SourceRef | None = None,
     data: Rows | None = None,
     root: Path | None = None,
@@ -268,11 +269,11 @@ def unknown_fields(compiled: Compiled, card: object) -> list[Problem]:
     for name, (_, ref) in compiled.needs.items():
         value = card
         for part in name.split("."):
-            fields = getattr(type(value), "__record_fields__", None)
-            if fields is None:
+            if not is_dataclass(value):
                 break  # a mapping (any field may be set or not) or plain text
-            if part not in fields:
-                known = ", ".join(fields)
+            names = [f.name for f in fields(value)]
+            if part not in names:
+                known = ", ".join(names)
                 message = f"'{{{name}}}': a {type(value).__name__} has no field '{part}' ({known})"
                 problems.append(Problem(ref, message))
                 break

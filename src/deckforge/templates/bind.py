@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from operator import attrgetter
+from typing import TYPE_CHECKING, cast
 
 from deckforge.errors import SourceRef
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
-from deckforge.records import record
 from deckforge.text.script import localise_digits
+
+if TYPE_CHECKING:
+    from deckforge.templates.computed import Computed
 
 #: Roots of the paths that name the deck's and edition's values, not a card's fields.
 ROOTS = ("deck", "edition", "palette")
@@ -35,7 +39,7 @@ class BindError(ValueError):
     """A binding that cannot be read, or a bound value that cannot be used."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Field:
     """One binding: the path of a field and the filters applied to its text."""
 
@@ -53,12 +57,12 @@ class Field:
         return self.path[0] not in ROOTS
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Pattern:
     """Text with bindings in it, parsed once: literal strings and fields in order."""
 
     #: Literal strings, fields, and expressions (:class:`.computed.Computed`).
-    parts: tuple[str | Field | object, ...]
+    parts: tuple[str | Field | Computed, ...]
 
     @property
     def fields(self) -> tuple[Field, ...]:
@@ -67,7 +71,7 @@ class Pattern:
         for p in self.parts:
             if isinstance(p, Field):
                 found.append(p)
-            elif type(p) is not str:
+            elif not isinstance(p, str):
                 found.extend(f for f in p.fields if f not in found)
         return tuple(found)
 
@@ -156,11 +160,12 @@ _FIELDS: dict[type, frozenset[str] | None] = {}
 
 
 def _field_names(kind: type) -> frozenset[str] | None:
-    names = _FIELDS.get(kind, False)
-    if names is False:
-        found = getattr(kind, "__record_fields__", None)
-        names = _FIELDS[kind] = frozenset(found) if found is not None else None
-    return names
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        names = frozenset(f.name for f in fields(kind)) if is_dataclass(kind) else None
+        _FIELDS[kind] = names
+        return names
 
 
 def lookup(value: object, path: tuple[str, ...]) -> object:
@@ -200,7 +205,7 @@ def raw(value: object) -> object:
     kind = type(value)
     if kind is str or value is None:
         return value  # the most common values after texts, as they are
-    if kind is SourceText or isinstance(value, SourceText):
+    if isinstance(value, SourceText):
         return value.value
     if isinstance(value, Art):
         return str(value.path)
@@ -241,8 +246,8 @@ class Scope:
                 out.append(part)
                 continue
             if type(part) is not Field:  # an expression
-                value, where = part.text(self)
-                out.append(value)
+                shown, where = cast("Computed", part).text(self)
+                out.append(shown)
                 ref = ref or where
                 continue
             value = self.value(part)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.drawing.ops import BLACK, RGB, WHITE, Inks, hex_colour, mix, readable_on
 from deckforge.errors import close_matches
-from deckforge.records import record
 from deckforge.templates.bind import BindError, Field, Scope, parse_field, raw
 
 BASIC = {"white": WHITE, "black": BLACK}
@@ -52,7 +52,7 @@ class _TooDeep(ColourError):
     """Colours that name each other too deep: said whole, not once per colour on the way."""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Colour:
     """A compiled colour: a constant, or a function of the card's bound fields."""
 
@@ -157,7 +157,7 @@ class _Compiler:
             if match is None or match.end() == position:
                 raise ColourError(f"unexpected {text[position:].strip()[:1]!r}")
             position = match.end()
-            kind = match.lastgroup
+            kind = match.lastgroup or ""
             tokens.append((kind, match.group(kind)))
         return tokens
 

@@ -10,11 +10,12 @@ fields, fitting its text and making the drawing operations.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
-from deckforge.records import field, record
 from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -42,7 +43,7 @@ MIN_TYPE = 7.0
 KINDS = ("art", "icon", "colour", "number", "text")
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Context:
     """What a card kind tells the engine about a deck: the edition's locale and palette,
     the values bindings under ``deck``, ``edition`` and ``palette`` read, the card's size
@@ -55,7 +56,7 @@ class Context:
     key: str = ""
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class TextLook:
     """A text element's style, compiled: how the fitter sets it, its colour, where it sits
     in its box vertically."""
@@ -65,7 +66,7 @@ class TextLook:
     valign: str
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Compiled:
     """A template compiled for a deck: the card and the elements, in drawing order."""
 
@@ -99,7 +100,9 @@ class Compiler:
         self.names = {"safe": self.card.safe, "bleed": self.card.bleed}
         #: Where each name was set, for problems it causes elsewhere (:meth:`problem`).
         settings = template.settings
-        self.named_at = {key: settings[key][1].ref for key in ("safe", "bleed") if key in settings}
+        self.named_at: dict[str, SourceRef] = {
+            key: settings[key][1].ref for key in ("safe", "bleed") if key in settings
+        }
         #: Sizes that could not be worked out (reported once, not again where used).
         self.failed: set[str] = set()
         trim = Box(self.card.w, self.card.h)
@@ -115,7 +118,8 @@ class Compiler:
             else:
                 self.named_at[name] = origin.ref
         palette: dict[str, RGB] = {k: hex_colour(v) for k, v in context.palette.items()}
-        self.colours = Colours(palette, {k: v for k, (v, _) in template.colours.items()})
+        written = cast("dict[str, str]", {k: v for k, (v, _) in template.colours.items()})
+        self.colours = Colours(palette, written)
         for name, (_, origin) in template.colours.items():
             if name in palette:
                 self.problems.append(
@@ -287,9 +291,9 @@ class Compiler:
             dash,
         )
 
-    def conditions(self, spec: Spec) -> tuple[Condition, ...]:
+    def conditions(self, spec: Spec) -> tuple[Condition | computed.Test, ...]:
         """An element's ``when`` and ``unless``."""
-        found: list[Condition] = []
+        found: list[Condition | computed.Test] = []
         for key, negate in (("when", False), ("unless", True)):
             value = spec.data.get(key)
             if value is None:
@@ -425,7 +429,15 @@ class Compiler:
         return not wrong
 
 
-STYLE_KEYS = ("font", "weight", "font_size", "min_font_size", "colour", "align", "valign")
+STYLE_KEYS: tuple[str, ...] = (
+    "font",
+    "weight",
+    "font_size",
+    "min_font_size",
+    "colour",
+    "align",
+    "valign",
+)
 STYLE_KEYS += ("leading", "max_lines")
 
 

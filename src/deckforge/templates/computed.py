@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from deckforge.errors import Problem, SourceRef
 from deckforge.model import Text as SourceText
@@ -46,7 +47,7 @@ def looks_like_expression(text: str) -> bool:
     return _EXPRESSION.search(text) is not None
 
 
-def maps_of(written: Mapping[str, tuple[object, object]], problems: list[Problem]) -> dict:
+def maps_of(written: Mapping[str, tuple[object, Any]], problems: list[Problem]) -> dict:
     """A template's ``maps`` (name → (table, origin)) as tables of text to text."""
     out: dict[str, dict[str, str]] = {}
     for name, (table, origin) in written.items():
@@ -79,7 +80,7 @@ def compiled(
         node = exprparse.parse(source, offset)
         for part in expr.filters(node):
             if part.name == "map":
-                table = maps.get(part.argument)
+                table = maps.get(part.argument) if isinstance(part.argument, str) else None
                 if table is None:
                     known = ", ".join(sorted(maps)) or "none"
                     raise expr.ExprError(

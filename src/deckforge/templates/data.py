@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckforge.art import icons, images
 from deckforge.errors import Problem, SourceRef, close_matches
@@ -23,6 +24,9 @@ from deckforge.model import Text as SourceText
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, outside_art, refusal
 from deckforge.templates.colours import BASIC, cmyk_problem, is_cmyk
 from deckforge.templates.compile import KINDS
+
+if TYPE_CHECKING:
+    from deckforge.kinds.cards import Value
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
@@ -65,7 +69,7 @@ class _Values:
         self.own = tuple(own)
         self.names = {name.lower() for name in (*self.palette, *self.own, *BASIC)}
 
-    def value(self, cell: object, kind: str) -> object:
+    def value(self, cell: Value, kind: str) -> object:
         """A cell as the kind of value a template needs, or the problem with it."""
         text, ref = cell.value, cell.ref
         if kind == "number":

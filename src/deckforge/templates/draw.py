@@ -12,17 +12,17 @@ each card. A card whose whole side is shared (a deck's back) is that keyed face.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from operator import itemgetter
 
 from deckforge.drawing.ops import Face, Use
 from deckforge.errors import Problem, SourceRef
-from deckforge.records import field, record
 from deckforge.templates.bind import BindError, Field, Scope, getter, raw
 from deckforge.templates.compile import Compiled, Context
 from deckforge.templates.elements import CardError, Element
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class _Segment:
     """Consecutive elements drawn the same way: shared (into keyed faces) or per card."""
 

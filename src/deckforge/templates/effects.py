@@ -9,11 +9,11 @@ always did; one with either wraps its operations in a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from math import cos, radians, sin
 from typing import TYPE_CHECKING
 
 from deckforge.drawing.ops import Gradient, Layer, Shadow
-from deckforge.records import record
 from deckforge.templates.bind import Field, Scope
 from deckforge.templates.colours import Colour
 from deckforge.templates.lengths import Box
@@ -92,7 +92,7 @@ SHADOW = {
 }
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class GradientSpec:
     """A shape's gradient, compiled: its kind, points in the shape's coordinates and
     its stops' offsets and colours."""
@@ -112,7 +112,7 @@ class GradientSpec:
         return Gradient(self.kind, self.points, stops)
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Effects:
     """An element's opacity and shadow, compiled."""
 

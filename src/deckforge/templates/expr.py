@@ -18,7 +18,9 @@ compared or counted with: ``rank > 10`` is true for the cell ``11``.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 #: The longest expression, and how deeply its parts may nest.
 MAX_LENGTH = 500
@@ -51,6 +53,7 @@ class Node:
     """A part of an expression: ``position`` is where it starts in the text."""
 
     __slots__ = ("position",)
+    position: int
 
     def names(self) -> list[Name]:
         """The fields it reads, in order."""
@@ -259,7 +262,8 @@ def equal(a: object, b: object) -> bool:
 
 
 def _compare(op: str, a: object, b: object, node: Binary) -> bool:
-    x, y = _as_number(a), _as_number(b)
+    x: Any = _as_number(a)
+    y: Any = _as_number(b)
     if x is None or y is None:
         if isinstance(a, str) and isinstance(b, str) and x is None and y is None:
             x, y = a, b  # two texts: in alphabetical order
@@ -270,13 +274,16 @@ def _compare(op: str, a: object, b: object, node: Binary) -> bool:
                 node.position,
                 part,
             )
-    if op == "<":
-        return x < y
-    if op == "<=":
-        return x <= y
-    if op == ">":
-        return x > y
-    return x >= y
+    return _ORDERS[op](x, y)
+
+
+#: The comparisons, of two numbers or of two texts.
+_ORDERS: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def text(value: object) -> str:

@@ -45,7 +45,7 @@ def tokens(source: str, offset: int = 0) -> list[tuple[str, str, int]]:
             char = source[index]
             what = "an unclosed quote" if char in "\"'" else f"unexpected {char!r}"
             raise ExprError(what, offset + index)
-        kind = match.lastgroup
+        kind = match.lastgroup or ""
         value = match.group()
         if kind == "name" and value in KEYWORDS:
             kind = "op"
@@ -179,7 +179,7 @@ class Parser:
             self.expect(")")
         node = Filter(name, operand, argument, position)
         if name == "default" and isinstance(operand, Filter) and operand.name == "map":
-            if operand.fallback is None:
+            if operand.fallback is None and isinstance(argument, Node):
                 operand.fallback = argument
         return node
 

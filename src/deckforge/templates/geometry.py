@@ -23,9 +23,9 @@ Everything here is worked out once per deck, when a template is compiled.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from math import cos, radians, sin
 
-from deckforge.records import record
 from deckforge.templates.lengths import Box, LengthError, length
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -46,7 +46,7 @@ _TURNS = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
 _EPSILON = 1e-6
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Card:
     """The card a template is compiled for: trim size, safe inset and bleed, in points,
     and its cut shape (None: a plain rectangle)."""
@@ -66,7 +66,7 @@ class Card:
         return 0.0, 0.0, self.w, self.h
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Frame:
     """Where children are measured: a box of ``w`` × ``h`` whose lower-left corner is at
     (``ox``, ``oy``) in the coordinates the children draw in. ``card`` is set for the card
@@ -80,7 +80,7 @@ class Frame:
     card: Card | None = None
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Place:
     """An element's box in the coordinates it draws in (PDF points, y up), the matrix that
     takes those to its parent's (None when it is not rotated), and whether it is mirrored."""

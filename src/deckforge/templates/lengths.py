@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from deckforge.errors import close_matches
-from deckforge.records import record
 from deckforge.units import POINTS_PER_UNIT, out_of_range
 
 #: How deep parentheses and functions may nest in one expression.
@@ -35,7 +35,7 @@ _TOKEN = re.compile(
 )
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Box:
     """What ``%`` is a share of: a width and a height, in points."""
 
@@ -43,7 +43,7 @@ class Box:
     h: float
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class _Value:
     number: float
     length: bool  # a length (points), or a plain number
@@ -242,8 +242,7 @@ def number(value: object) -> float:
 #: The keys of an element's box, worked out from each other.
 _BOX = ("x", "y", "w", "h", "size", "right", "bottom")
 #: The keys that hold lengths.
-_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size")
-_LENGTHS += ("min_font_size",)
+_LENGTHS = (*_BOX, "radius", "stroke_width", "dash", "gap", "points", "font_size", "min_font_size")
 #: A name in a length's expression (``safe``, a size), not a unit or a function.
 _NAME = re.compile(r"(?<![\d.])\b[A-Za-z_][A-Za-z0-9_-]*\b(?!\s*\()")
 

@@ -17,12 +17,12 @@ A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.fsutil import inside
-from deckforge.records import field, record
 from deckforge.sources.load import TEMPLATES_FOLDER
 from deckforge.sources.source import Source, load_yaml
 from deckforge.templates.spec import Origin, Spec
@@ -43,7 +43,7 @@ SETTINGS = ("description", "size", "width", "height", "orientation", "shape", "b
 SETTINGS += ("mirror",)
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Layer:
     """A folder of templates, and the folder the paths its files name must stay in."""
 
@@ -57,7 +57,7 @@ class Layer:
         return display_path(path, self.root)
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Template:
     """A template after ``extends``: settings, colours, sizes, styles and elements, each
     value with where it was written."""
@@ -245,7 +245,7 @@ class Library:
                 _merge(template.styles[key], spec)
             else:
                 template.styles[key] = spec
-        problems: list[Problem] = []
+        problems = []
         _merge_list(
             template.elements, data.get("elements", []), source, ("elements",), layer, problems
         )

@@ -6,14 +6,15 @@ place (for errors) and its own folder (for the font and picture paths it names).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import SourceRef
-from deckforge.records import field, record
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Origin:
     """Where a value was written: its place, the template file's folder (paths in it are
     relative to that) and the folder paths must stay inside (the project, or deckforge's
@@ -39,11 +40,11 @@ class Origin:
         return target
 
 
-@record
+@dataclass
 class Spec:
     """An element or style: its keys' values, and where each was written."""
 
-    data: dict[str, object]
+    data: dict[str, Any]  # YAML data, of any shape until it is checked
     origins: dict[str, Origin]
     origin: Origin
     #: A group's children.

@@ -8,10 +8,10 @@ that gives none prints at its templates' (and its face and back must agree).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from deckforge.drawing.outline import Outline
 from deckforge.errors import Problem, SourceRef
-from deckforge.records import record
 from deckforge.templates import geometry
 from deckforge.templates.lengths import Box, LengthError, length
 from deckforge.templates.load import Template
@@ -24,7 +24,7 @@ DEFAULT_SAFE = INCH / 8
 _FLATS = math.sqrt(3) / 2
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Trim:
     """A template's card and where its size was set (the deck's entry, when the deck
     gives it: ``ref`` None), with problems found working it out."""

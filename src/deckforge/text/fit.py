@@ -19,10 +19,10 @@ alike).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.art import icons
-from deckforge.records import record
 from deckforge.text import fonts, markup
 from deckforge.text.inline import ICON_ADVANCE
 from deckforge.text.lines import (
@@ -61,7 +61,7 @@ class FitError(ValueError):
         self.position = position
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class TextStyle:
     """How a text box sets its text."""
 
@@ -81,7 +81,7 @@ class TextStyle:
     latin_height: bool = False
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class FittedText:
     """Text set at one size: lines top to bottom."""
 

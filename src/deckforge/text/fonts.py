@@ -14,6 +14,7 @@ import hashlib
 import io
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +23,6 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import fsutil, memo
 from deckforge.fsutil import Log, read_regular, write_atomic
-from deckforge.records import record
 from deckforge.rl import faces
 from deckforge.text.instances import cut, reachable
 from deckforge.versions import version
@@ -45,7 +45,7 @@ STYLES = tuple(_STYLES)
 _log = Log(__name__)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FontFace:
     """One registered face: its ReportLab name, its cached file and the code points it
     can draw."""
@@ -58,7 +58,7 @@ class FontFace:
 def _package_font(module: str, italic: bool = False) -> Path | None:
     """The package's variable font, upright or italic; None if it has no italic."""
     package = __import__(module)
-    files = sorted((Path(package.__file__).parent / "files").glob("*.ttf"))
+    files = sorted((Path(str(package.__file__)).parent / "files").glob("*.ttf"))
     chosen = [f for f in files if ("Italic" in f.name) == italic]
     if not chosen:
         if italic:
@@ -82,7 +82,7 @@ def cache_dir() -> Path:
     return fsutil.cache_dir()
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Instance:
     """What one static instance is cut from, and its PostScript name."""
 
@@ -98,6 +98,14 @@ def instance_of(family: str, weight: str) -> Instance | None:
     wght, italic, suffix = _STYLES[weight]
     source = _package_font(module, italic)
     return None if source is None else Instance(source, wght, f"{stem}-{suffix}")
+
+
+def upright_instance(family: str, weight: str) -> Instance:
+    """The instance of a family in an upright style (every family has them)."""
+    found = instance_of(family, weight)
+    if found is None:
+        raise ValueError(f"the {family} family has no {weight} font")
+    return found
 
 
 @cache

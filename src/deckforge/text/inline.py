@@ -6,9 +6,9 @@ is, where its drawing goes in the advance it takes, and what text stands for it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
-from deckforge.records import record
 from deckforge.text.markup import OBJECT, Marked
 
 #: OpenMoji draws each figure inside its square frame with a sixth of the frame free on
@@ -24,7 +24,7 @@ ICON_HEIGHT = 0.85
 ICON_ADVANCE = ICON_HEIGHT + 0.12
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class InlineIcon:
     """An icon in a line, in visual order: its advance runs ``width`` from ``offset``
     (from the line's left edge, like a run's); the square frame its OpenMoji drawing

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import struct
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from deckforge.text import gvar
@@ -125,7 +126,7 @@ def _overlapping(data: bytes) -> bytes:
     return data[:at] + bytes([alone | _OVERLAP_SIMPLE]) + rest + data[at + 2 :]
 
 
-def reachable(font: TTFont, shaped: set[str] = frozenset()) -> set[str]:
+def reachable(font: TTFont, shaped: AbstractSet[str] = frozenset()) -> set[str]:
     """The glyphs a PDF can draw from a font: those its character maps give, those
     Persian shaping draws (``shaped``, see :func:`shaped_glyphs`), the components of
     those, and the .notdef glyph. ReportLab embeds no others: it draws each character
@@ -169,7 +170,9 @@ def shaped_glyphs(font: TTFont) -> set[str]:
     return out
 
 
-def _instanced(font: TTFont, location: dict[str, float], shaped: set[str] = frozenset()) -> TTFont:
+def _instanced(
+    font: TTFont, location: dict[str, float], shaped: AbstractSet[str] = frozenset()
+) -> TTFont:
     """The variable font made static at ``location`` by fontTools' instancer, with only
     the glyphs a PDF can draw (see :func:`reachable`) and the variations that move them
     there: the others are emptied, and their variations dropped, before instancing. A

@@ -298,7 +298,8 @@ def missing() -> list[str]:
     instance it is made from is not cut yet)."""
     todo = []
     for weight in (fonts.REGULAR, fonts.BOLD):
-        sources = [fonts.cached_path(fonts.instance_of(f, weight)) for f in ("arabic", "latin")]
+        made = [fonts.upright_instance(family, weight) for family in ("arabic", "latin")]
+        sources = [fonts.cached_path(instance) for instance in made]
         if not all(path.exists() for path in sources) or not _target(weight, *sources).exists():
             todo.append(weight)
     return todo
@@ -321,8 +322,9 @@ def _ps_name(weight: str) -> str:
 def _target(weight: str, arabic: Path, latin: Path) -> Path:
     """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
     recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}"
-    recipe = f"{recipe} {shaping.VERSION} uharfbuzz {version('uharfbuzz')}".encode()
-    digest = hashlib.sha256(arabic.read_bytes() + latin.read_bytes() + recipe).hexdigest()[:16]
+    recipe = f"{recipe} {shaping.VERSION} uharfbuzz {version('uharfbuzz')}"
+    made_of = arabic.read_bytes() + latin.read_bytes() + recipe.encode()
+    digest = hashlib.sha256(made_of).hexdigest()[:16]
     return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
 
 

@@ -32,16 +32,16 @@ that face, a piece at a time.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
-from deckforge.records import record, replace
 from deckforge.text import fonts, lineface, markup, shaping
 from deckforge.text.inline import InlineIcon, copied, icon_codes, inline_icon
 from deckforge.text.markup import OBJECT, Marked
 from deckforge.text.script import RLM, ZWNJ, drawable, has_any_arabic, has_arabic, visual_order
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """Glyphs drawn as one text object in one face; ``offset`` from the line's left edge.
 
@@ -58,7 +58,7 @@ class Run:
     spacing: float = 0.0
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """One line: its logical text (for search and copy), its visual runs and icons.
 
@@ -217,7 +217,7 @@ def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list
 def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     """Shape, reorder and split one logical line into positioned runs (and icons)."""
     marked = line if isinstance(line, Marked) else None
-    logical = marked.text if marked is not None else line
+    logical = line.text if isinstance(line, Marked) else line
     if not rtl and not has_arabic(logical):
         simple = _latin_line(logical, weight, size) if marked is None else None
         simple = simple or (_marked_latin_line(marked, weight, size) if marked else None)
@@ -275,7 +275,7 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
             if rtl and _mark_before(glyphs, index):
                 marks.append(Run(RLM, marker, offset + within - _MARK_GAP, 0.0))
             variant = _variant(own, logical, glyph)
-            if variant:  # one glyph of the line face, as wide as HarfBuzz's for the letter
+            if variant and own:  # a glyph of the line face, as wide as HarfBuzz's for the letter
                 grown = fonts.width(variant, own[0], size) - fonts.width(glyph.char, drawn_in, size)
                 chars.append(variant)
                 wider, within = wider + grown, within + grown
@@ -312,7 +312,7 @@ def shaped_growth(word: str, weight: str) -> float:
     grown = 0.0
     for glyph in visual_order(word, True) if found else ():
         alias = "" if glyph.source else found.get(glyph.index, "")
-        if alias:
+        if alias and own:
             grown += fonts.width(alias, own[0], 1.0) - fonts.width(glyph.char, arabic, 1.0)
     return grown
 

@@ -28,11 +28,11 @@ way for the script and looks like a rendering fault to Persian readers.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.art import icons
 from deckforge.errors import close_matches
-from deckforge.records import record
 from deckforge.text.script import localise_digits, normalise_letters
 
 #: Bits of a character's style.
@@ -65,7 +65,7 @@ class MarkupError(ValueError):
         self.position = position
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Marked:
     """Text with its markup taken out.
 
@@ -154,7 +154,7 @@ class _Parser:
         text, at = self.text, 0
         while at < len(text):
             plain = _PLAIN.match(text, at)
-            if plain.end() > at:
+            if plain is not None and plain.end() > at:
                 self.add(plain.group())  # no markup in it: taken whole
                 at = plain.end()
                 continue

@@ -192,7 +192,7 @@ class Glyph(NamedTuple):
     source: str
     #: The index in the line of the (first) character it comes from: what carries a
     #: character's style through shaping and reordering.
-    index: int
+    index: int  # type: ignore[assignment]  # a field, where tuple has a method
     #: Its bidi embedding level: odd levels read right to left, even ones left to right.
     level: int
 

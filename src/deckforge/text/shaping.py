@@ -46,7 +46,7 @@ def _font(weight: str):
     import uharfbuzz as hb
     from fontTools.ttLib import TTFont
 
-    instance = fonts.instance_of("arabic", weight)
+    instance = fonts.upright_instance("arabic", weight)
     face = hb.Face(hb.Blob.from_file_path(str(instance.source)))
     font = hb.Font(face)
     font.set_variations({"wght": instance.weight})

@@ -10,8 +10,8 @@ and set again in a narrower measure while a spaced line is wider than its box.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 
-from deckforge.records import replace
 from deckforge.text.fit import FitError, FittedText, TextStyle, fit
 from deckforge.text.lines import Line, Run
 from deckforge.text.script import has_any_arabic

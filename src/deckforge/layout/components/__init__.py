@@ -6,6 +6,8 @@ component's model type to its layout and its ``kind`` in the build manifest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from deckforge.drawing.ops import Page
 from deckforge.errors import Problem
 from deckforge.kinds.board import Board
@@ -23,7 +25,7 @@ from deckforge.model import Edition
 from deckforge.profiles import Profile
 
 #: Each component type: how it is laid out and its ``kind`` in the build manifest.
-LAYOUTS = {
+LAYOUTS: dict[type, tuple[Callable[..., list[Page]], str]] = {
     ScorePad: (score_pad, "score-pad"),
     Rulebook: (rulebook, "rulebook"),
     Board: (board, "board"),

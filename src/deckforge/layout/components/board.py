@@ -13,6 +13,7 @@ the next one's glue strip up to the ticks, and the pieces rebuild the board exac
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from deckforge.drawing.ops import BLACK, Face, Line, Page, Placement, Transform, Use
 from deckforge.errors import ERROR, Problem
@@ -20,7 +21,6 @@ from deckforge.kinds.board import Board
 from deckforge.layout.components.sheet import Unmade
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.units import mm, to_mm
 
 #: Home print: the border a printer may not reach, and the glue strip of joined tiles.
@@ -31,7 +31,7 @@ MARK_GAP = mm(1.5)
 MARK_LENGTH = mm(5)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Drawn:
     """A board drawn whole: its face (origin at the trim's lower-left corner) and trim."""
 
@@ -114,7 +114,7 @@ def board(edition: Edition, board: Board, profile: Profile) -> list[Page]:
     ]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Grid:
     """How a board is tiled over sheets: the paper (as turned), rows and columns of
     equal tiles and each tile's size."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from deckforge.layout.components.sheet import Sheet
-from deckforge.records import field, record
 
 
-@record
+@dataclass
 class Flow:
     """Places rows of text top to bottom in columns, page after page."""
 

@@ -9,6 +9,8 @@ outline is its cut line and stays on the page, inside the trim.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.drawing import shapes
 from deckforge.drawing.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
 from deckforge.kinds.numbered import PlayerColour
@@ -16,7 +18,6 @@ from deckforge.kinds.pawns import Pawns
 from deckforge.layout.components.sheet import Sheet, palette, set_text, sheet_for
 from deckforge.model import Edition
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale
@@ -32,7 +33,7 @@ class PawnsDoNotFit(ValueError):
     """The profile's paper holds no pawn."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Grid:
     """Where pieces go on a page: columns, rows, the grid's top-left corner, and whether
     rows fill from the right."""

@@ -7,6 +7,8 @@ then a section (Sect) per section with its heading (H2, H3...), paragraphs (P) a
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from deckforge.drawing.ops import RGB, WHITE, Page, Rect, Tag, Text, mix
 from deckforge.kinds.rulebook import Block, Rulebook, Section
 from deckforge.layout.components.flow import Flow
@@ -14,7 +16,6 @@ from deckforge.layout.components.sheet import Inks, Sheet, palette, set_text, sh
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
-from deckforge.records import record, replace
 from deckforge.text import fonts
 from deckforge.text.fit import FittedText, TextStyle
 from deckforge.text.lines import column_mark, gutter_mark, reaching_left
@@ -22,7 +23,7 @@ from deckforge.text.script import is_rtl_locale, list_letter, number
 from deckforge.units import mm
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Marker:
     """What hangs in a paragraph's indent on its first line (a number, a letter, a
     bullet), starting ``at`` from the column's start edge, in ``colour`` (the accent
@@ -152,9 +153,9 @@ class _Book:
             self.flow.space(body * 0.6)
         elif b.kind == "note":
             bold = replace(style, weight=fonts.BOLD)
-            marker = "«" if self.rtl else "»"
+            sign = "«" if self.rtl else "»"
             tag = Tag(element(within, "P"))
-            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, Marker(marker))
+            self.lines(b.texts[0], indent * 0.6, bold, self.inks.dark, tag, Marker(sign))
             self.flow.space(body * 0.6)
         elif b.kind == "bullets":
             listed = element(within, "L")

@@ -6,13 +6,14 @@ the players' cells (TH) in reading order."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.drawing.ops import WHITE, Line, Page, Rect, Tag, Text, mix
 from deckforge.kinds.score_pad import ScorePad
 from deckforge.layout.components.sheet import palette, set_text, sheet_for
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.text import fonts
 from deckforge.text.fit import TextStyle
 from deckforge.text.script import is_rtl_locale, number
@@ -23,7 +24,7 @@ _HEIGHTS = {"name": 2.0, "columns": 0.8}
 LABEL_W = mm(26)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class _Grid:
     """The table's geometry: its edges, the label column and each cell's width."""
 

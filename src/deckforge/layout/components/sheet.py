@@ -8,15 +8,16 @@ reach through the bleed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from deckforge.drawing.ops import RGB, Face, Page, Placement, Rect, inks
 from deckforge.model import Edition
 from deckforge.model import Text as SourceText
 from deckforge.profiles import Profile
-from deckforge.records import record
 from deckforge.text.fit import FitError, FittedText, TextStyle, fit
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sheet:
     """A component page's geometry: trim size and bleed, in points."""
 
@@ -57,7 +58,7 @@ def sheet_for(profile: Profile, landscape: bool = False) -> Sheet:
     return Sheet(w, h, profile.document_bleed)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Inks:
     """The edition's palette as colours to draw with."""
 

@@ -11,6 +11,7 @@ shop's page is the die line's bounding box at trim, grown by the bleed.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from deckforge.drawing.ops import BLACK, Face, Line, Page, Placement, Polygon, Rect, hex_colour
 from deckforge.errors import ERROR, Problem
@@ -18,7 +19,6 @@ from deckforge.kinds.tuckbox import BoxFace, Tuckbox
 from deckforge.layout.components.sheet import Unmade
 from deckforge.model import Deck, Edition
 from deckforge.profiles import Profile
-from deckforge.records import record, replace
 from deckforge.units import mm, to_mm
 
 #: Home print: the border a printer may not reach.
@@ -34,7 +34,7 @@ FOLD_DASH = (mm(2), mm(1.5))
 Point = tuple[float, float]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class DieLine:
     """A tuck box's flat shape (points, origin at its bounding box's lower-left): the
     inside it folds to, the cut (one closed outline), the folds, and each panel."""

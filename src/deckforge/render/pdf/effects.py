@@ -11,6 +11,7 @@ have no transparency: their faces with layers and shadows are drawn by
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import cos, pi, sin
 
 from reportlab.lib.rl_accel import fp_str
@@ -31,7 +32,6 @@ from deckforge.drawing.ops import (
     Transform,
     Use,
 )
-from deckforge.records import replace
 from deckforge.rl import paint as adapter
 
 #: Shapes a gradient fills and a clip can follow.

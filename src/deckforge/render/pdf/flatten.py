@@ -16,6 +16,8 @@ with the vectors beside it shows in print.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reportlab.lib.rl_accel import fp_str
 
 from deckforge.drawing.ops import (
@@ -33,7 +35,6 @@ from deckforge.drawing.ops import (
     mix,
 )
 from deckforge.errors import DeckforgeError
-from deckforge.records import replace
 from deckforge.render.pdf import effects
 from deckforge.render.pdf.effects import SHAPES, apply, corners
 

@@ -87,7 +87,7 @@ def path(d: str) -> list[str] | None:
         op, nums = parts[i], parts[i + 1]
         if not pen.code and op not in "Mm":
             return None  # svglib draws nothing sensible before a first move either
-        _step(pen, op, nums)  # type: ignore[arg-type]
+        _step(pen, op, nums)
     return pen.code or None
 
 

@@ -11,7 +11,7 @@ is drawn through the canvas.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen import canvas as rl_canvas
@@ -26,6 +26,7 @@ from deckforge.drawing.ops import (
     Line,
     Page,
     Picture,
+    Placement,
     Polygon,
     Rect,
     Shadow,
@@ -43,8 +44,8 @@ from deckforge.render.pdf.text import TextWriter
 from deckforge.rl import pdf as adapter
 
 
-def _form_name(key: str) -> str:
-    return "F" + "".join(ch if ch.isalnum() else "_" for ch in key)
+def _form_name(key: str | None) -> str:
+    return "F" + "".join(ch if ch.isalnum() else "_" for ch in key or "")
 
 
 class Painter(Pictures):
@@ -69,10 +70,10 @@ class Painter(Pictures):
         self.structure = Structure() if tagged else None
         #: The placement being drawn (its texts outside its area are left out), and
         #: where it is: its area, its turn and its origin.
-        self.placement = None
+        self.placement: Placement | None = None
         self.place: tuple | None = None
         #: The texts of each keyed face, drawn after its form (see :meth:`lifted`).
-        self.face_texts: dict[str, tuple[Text, ...]] = {}
+        self.face_texts: dict[str | None, tuple[Text, ...]] = {}
         self.code = adapter.code(canvas)
         self.converter = converter
         self.spaces = spaces
@@ -81,7 +82,7 @@ class Painter(Pictures):
         #: The natural size of each icon's form defined in this file.
         self.sizes: dict[str, tuple[float, float]] = {}
         #: Form names by face key, and their XObject names (both asked for on every card).
-        self.form_names: dict[str, str] = {}
+        self.form_names: dict[str | None, str] = {}
         self.xobject_names: dict[str, str] = {}
         #: Forms the current page uses (ReportLab lists them in the page's resources).
         self.page_forms: set[str] = set()
@@ -99,7 +100,7 @@ class Painter(Pictures):
         self.colour_key = converter.key if converter is not None else None
         #: The face text in drawings starts in (None: the shipped Latin face).
         self.drawing_font: str | None = None
-        self.draw = {
+        self.draw: dict[type, Callable[..., None]] = {
             Rect: self.rect,
             Circle: self.circle,
             Ellipse: self.ellipse,
@@ -214,9 +215,8 @@ class Painter(Pictures):
         self.lifted(op.face)
 
     def lifted(self, face: Face) -> None:
-        """Draw the texts of a keyed face (and of the faces it uses), which its form
-        leaves out: pdf.js reads the text of a form apart from the text around it, with
-        nothing between the two, so a card's label and its name would run together."""
+        """Draw the texts of a keyed face and the faces it uses, left out of its form: pdf.js
+        reads a form's text apart from the text around it, running a card's label into its name."""
         texts = self.face_texts.get(face.key)
         if texts is None:
             found: list[Text] = []

@@ -9,7 +9,7 @@ its RGB is tagged as sRGB by a /DefaultRGB colour space on every resource dictio
 
 from __future__ import annotations
 
-from deckforge.records import record
+from dataclasses import dataclass
 
 #: The Info dictionary's /Producer, which the XMP repeats.
 PRODUCER = "ReportLab PDF Library - www.reportlab.com"
@@ -17,7 +17,7 @@ X4 = "PDF/X-4"
 X1A = "PDF/X-1a:2001"
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Standard:
     """One PDF/X version: its header version and the keys that name it."""
 

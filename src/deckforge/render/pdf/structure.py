@@ -9,12 +9,13 @@ reflowing viewers read the structure tree, not the order things are drawn in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from deckforge.drawing.ops import Tag
-from deckforge.records import field, record
 from deckforge.rl.pdf import Ref
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class _Element:
     kind: str
     lang: str = ""

@@ -9,6 +9,8 @@ stand-in, whose /ActualText is the icon's emoji.
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase import pdfmetrics
 
@@ -33,7 +35,7 @@ class TextWriter:
 
     def __init__(self, canvas) -> None:
         self.doc = adapter.document(canvas)
-        self.fonts: dict[str, object] = {}
+        self.fonts: dict[str, Any] = {}  # ReportLab's fonts
         #: Each text's operators (a deck's label is drawn on every card), by the text's
         #: id, the text kept with them so that its id stays its own.
         self.code: dict[int, tuple[Text, list[str]]] = {}

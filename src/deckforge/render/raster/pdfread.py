@@ -13,6 +13,7 @@ import hashlib
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -21,7 +22,6 @@ from PIL import Image
 
 from deckforge import manifest
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.records import record
 
 POINTS_PER_INCH = 72.0
 #: Page boxes of one file may differ by rounding in the last digits; more than this is a mistake.
@@ -177,7 +177,7 @@ def rasterize(pdf: Path, page: int, dpi: float) -> Image.Image:
 # --- card files ----------------------------------------------------------------------------
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardFile:
     """The geometry of a checked printer-profile card PDF, in points."""
 
@@ -257,7 +257,8 @@ def card_file(pdf: Path, document: pdfium.PdfDocument, entry: dict | None = None
         elif not all(abs(a - b) <= TOLERANCE_PT for a, b in zip(these, first, strict=True)):
             raise _not_cards(pdf, f"{where} differs in size from page 1")
     assert first is not None
-    return CardFile(cards=pages // 2, page_size=first[:2], trim=first[2:])
+    page_size, trim = (first[0], first[1]), (first[2], first[3], first[4], first[5])
+    return CardFile(cards=pages // 2, page_size=page_size, trim=trim)
 
 
 def side_page(card: int, side: str) -> int:
@@ -265,7 +266,7 @@ def side_page(card: int, side: str) -> int:
     return 2 * card + SIDES.index(side)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Deck:
     """A checked card file and what its pages are.
 

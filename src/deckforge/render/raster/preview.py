@@ -12,12 +12,13 @@ prints it (``…-proof.jpg``, ``…-proof-small.png``), and a switch on the deck
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError, display_path
-from deckforge.records import field, record
 from deckforge.render.raster.pdfread import (
     Deck,
     deck_of,
@@ -148,7 +149,7 @@ def _unique_warnings(entries: list[dict], warnings: dict[str, list[str]]) -> lis
     return list(dict.fromkeys(w for e in entries for w in warnings.get(e["path"], [])))
 
 
-@record(eq=False)
+@dataclass(eq=False)
 class Site:
     """A preview site written: its index page, the images made this time (every one
     that was missing or whose drawing changed) and the card name each face image shows."""
@@ -223,7 +224,10 @@ def write_site(
     grouped = _group(manifest_entries(build_dir))
     if editions:
         grouped = {name: groups for name, groups in grouped.items() if name in editions}
-    shown, plans, pages, names = [], [], {}, {}
+    shown: list = []
+    plans: list = []
+    pages: dict[Path, dict] = {}
+    names: dict[str, str] = {}
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
         edition, edition_plans, edition_pages, edition_names = _edition_site(
@@ -310,10 +314,12 @@ def _edition_site(
         "others": [],
         "warnings": _unique_warnings(every, warnings),
     }
-    plans, pages, names = [], {}, {}
+    plans: list = []
+    pages: dict[str, dict] = {}
+    names: dict[str, str] = {}
     for name, entries in sorted(groups["decks"].items()):
         source = _preview_source(entries, single)
-        shown = {
+        shown: dict[str, Any] = {
             "id": name,
             "cards": (source or entries[0]).get("cards", "?"),
             "size": _size(source or entries[0]),

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
 
 from deckforge.fsutil import replacing, write_atomic
-from deckforge.records import field, record
 from deckforge.render.raster.pdfread import Deck, opened, pixels, read_deck, render, side_page
 
 #: How wide each card is drawn to be compared and shown, in pixels.
@@ -32,7 +32,7 @@ SIDES = ("face", "back")
 STATES = ("changed", "added", "removed")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CardProof:
     """One card that is not the same in both builds."""
 
@@ -46,7 +46,7 @@ class CardProof:
     new: int | None = None
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class DeckProof:
     """What differs in one deck, and how many cards are the same."""
 
@@ -168,9 +168,9 @@ def _pictures(proof: DeckProof, card: CardProof) -> dict[str, Image.Image]:
     """The card's old and new face (or, if only its back changed, back), marked."""
     side = "face" if card.state != "changed" or "face" in card.areas else "back"
     found = {}
-    if card.old is not None:
+    if card.old is not None and proof.old is not None:
         found["old"] = _marked(draw(proof.old, card.old, side), card.areas.get(side))
-    if card.new is not None:
+    if card.new is not None and proof.new is not None:
         found["new"] = _marked(draw(proof.new, card.new, side), card.areas.get(side))
     return found
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from deckforge.errors import DeckforgeError
-from deckforge.records import record
 from deckforge.render.raster import tts_tiles
 from deckforge.render.raster.pdfread import Deck, read_deck, side_page
 from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
@@ -64,7 +64,7 @@ def tts_grid(
     """
     if cards + 1 > columns * rows:
         return columns, rows, _fit_card(trim_size, columns, rows, max_side)
-    grids = []
+    grids: list[tuple[int, int]] = []
     for used_columns in range(min(2, columns), columns + 1):
         used_rows = max(min(2, rows), math.ceil((cards + 1) / used_columns))
         if used_rows <= rows:
@@ -73,7 +73,7 @@ def tts_grid(
     # Largest card first, then the fewest empty slots.
     used_columns, used_rows = max(
         grids,
-        key=lambda g: (_fit_card(trim_size, *g, max_side)[0], -g[0] * g[1]),
+        key=lambda g: (_fit_card(trim_size, g[0], g[1], max_side)[0], -g[0] * g[1]),
     )
     return used_columns, used_rows, _fit_card(trim_size, used_columns, used_rows, max_side)
 
@@ -190,7 +190,7 @@ def saved_object(
             "Rules": "", "PlayerTurn": "", "LuaScript": "", "ObjectStates": [state]}  # fmt: skip
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Sheets:
     """How large a deck's sheets may be: at most ``columns`` × ``rows`` cards (the last
     slot is the hidden image) and ``max_side`` pixels on a side."""

@@ -18,13 +18,14 @@ import re
 import struct
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
 from deckforge.fsutil import write_atomic
-from deckforge.records import field, record
 from deckforge.render.raster.pdfread import Box, open_pdf, render, render_png_rows
 from deckforge.versions import version
 
@@ -34,7 +35,7 @@ WHITE = (255, 255, 255)
 FEW_JOBS = 8
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Slot:
     """One card side placed in a picture: page ``page`` of the job's PDF, its ``region``
     (None: the whole page) drawn to ``size`` pixels at ``at``, in grey if ``grey``.
@@ -48,7 +49,7 @@ class Slot:
     grey: bool = False
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class ImageJob:
     """A picture of ``size`` pixels made of ``slots`` on a ``background``, saved to each
     of ``files`` (as JPEG if the first ends in ``.jpg``, else as PNG)."""
@@ -131,7 +132,7 @@ def encode_jpeg(image: Image.Image) -> bytes:
 # --- running jobs --------------------------------------------------------------------------
 
 #: Documents a process has open, by path: a worker opens each PDF once for all its jobs.
-_DOCUMENTS: dict[str, object] = {}
+_DOCUMENTS: dict[str, Any] = {}  # PDFium's documents
 
 
 def _document(pdf: str):
@@ -162,11 +163,11 @@ def make(job: ImageJob) -> list[tuple[str, str, int]]:
     only = job.slots[0] if len(job.slots) == 1 else None
     whole = only is not None and only.at == (0, 0) and only.size == job.size and not only.grey
     jpeg = job.files[0].endswith(".jpg")
-    if whole and not jpeg and job.proof is None:
+    if only is not None and whole and not jpeg and job.proof is None:
         # One page filling the picture, as PNG: drawn straight into PNG's row layout.
         data = png_from_rows(job.size, render_png_rows(document, only.page, only.region, only.size))
     else:
-        picture = side(only) if whole else Image.new("RGB", job.size, job.background)
+        picture = side(only) if only and whole else Image.new("RGB", job.size, job.background)
         for slot in () if whole else job.slots:
             picture.paste(side(slot), slot.at)
         if job.proof is not None and not job.proofed:
@@ -253,7 +254,7 @@ def run(
 # --- planning: what to make, what is already there ----------------------------------------
 
 
-@record
+@dataclass
 class Plan:
     """The images and text files of one output folder.
 
@@ -267,7 +268,7 @@ class Plan:
     texts: dict[str, str] = field(default_factory=dict)
 
 
-@record
+@dataclass
 class Outcome:
     """What carrying plans out did: files written and files found up to date, and the
     paths of the images made (what a live preview tells open pages to load again)."""

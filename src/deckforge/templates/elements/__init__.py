@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from deckforge.drawing.ops import RGB, Transform
 from deckforge.errors import SourceRef
-from deckforge.records import record, replace
 from deckforge.templates import effects
 from deckforge.templates.bind import Field, Scope, is_set, raw
 from deckforge.templates.colours import Colour
@@ -27,6 +27,7 @@ from deckforge.templates.spec import Spec
 
 if TYPE_CHECKING:
     from deckforge.templates.compile import Compiler
+    from deckforge.templates.computed import Test
 
 #: Element types by name, filled as the modules of this package are imported.
 REGISTRY: dict[str, type[Element]] = {}
@@ -147,7 +148,7 @@ class CardError(Exception):
         self.ref = ref
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Condition:
     """``when``/``unless``: a field is set, or equals one of some values."""
 
@@ -171,7 +172,7 @@ class Condition:
         return result != self.negate
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Whole:
     """A key holding a whole number (a count, a seed), written out or bound to a card's
     field (``"{lines}"``), compiled."""
@@ -200,7 +201,7 @@ class Whole:
             ) from None
 
 
-@record(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Paint:
     """A shape's fill, outline colour, outline width and dash, and its gradient (a
     :class:`deckforge.templates.effects.GradientSpec`), compiled."""
@@ -267,7 +268,7 @@ class Element:
     def __init__(self, spec: Spec, compiler: Compiler, frame: Frame, conditions: tuple = ()):
         self.name = spec.name
         self.ref = spec.origin.ref
-        self.conditions: tuple[Condition, ...] = conditions + compiler.conditions(spec)
+        self.conditions: tuple[Condition | Test, ...] = conditions + compiler.conditions(spec)
         self.place: Place = compiler.place(spec, frame)
         self.fields: list[Field] = [f for c in self.conditions for f in c.fields]
         #: Its opacity and drop shadow (None: it has neither).

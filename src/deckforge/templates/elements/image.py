@@ -6,6 +6,8 @@ is checked at its printed size: under 150 dpi is an error, under 300 a warning."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from deckforge.art import images
 from deckforge.drawing.ops import Picture
 from deckforge.model import Art
@@ -46,7 +48,7 @@ class Image(Element):
         if self.pattern is not None:  # a path made of the card's fields: "art/{art}.png"
             self.uses(*self.pattern.fields)
             self.field, self.origin = None, spec.folder("image")
-            self.found: dict[str, object] = {}
+            self.found: dict[str, Path | str] = {}
             return
         self.field, written = compiler.source(spec, "image", "art", "{art}")
         if self.field is not None:

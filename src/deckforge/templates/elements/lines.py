@@ -60,7 +60,7 @@ class Lines(Element):
         count = self.count.of(scope)
         if self.count.field is not None and count is None:
             return []  # a card that does not say how many lines it has gets none
-        out = []
+        out: list[LineOp] = []
         y = p.top - self.gap
         while y >= p.y - _EPSILON and (count is None or len(out) < count):
             out.append(LineOp(p.x, y, p.x + p.w, y, stroke, paint.width, paint.dash))

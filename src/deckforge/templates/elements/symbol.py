@@ -8,9 +8,10 @@ mirror it like any shape, so an arrow turns round there unless the element says
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from deckforge.drawing import shapes
 from deckforge.drawing.ops import Polygon
-from deckforge.records import replace
 from deckforge.templates.bind import Scope
 from deckforge.templates.elements import PAINT_KEYS, CardError, Element
 from deckforge.templates.lengths import Box

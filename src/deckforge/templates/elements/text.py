@@ -8,8 +8,9 @@ fitter learns to set (markup, inline icons) templates can use at once.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from deckforge.drawing.ops import Text as TextOp
-from deckforge.records import replace
 from deckforge.templates.bind import Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
 from deckforge.templates.lengths import Box
