@@ -215,16 +215,6 @@ def write_atomic(target: Path, data: bytes | str) -> Path:
     return target
 
 
-def cache_dir() -> Path:
-    """Where deckforge keeps what it made once for later runs (font instances, icon
-    drawings, memos): ``$DECKFORGE_CACHE``, else ``deckforge`` in the user's cache."""
-    if "DECKFORGE_CACHE" in os.environ:
-        return Path(os.environ["DECKFORGE_CACHE"])
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("deckforge", appauthor=False))
-
-
 def _sync(path: Path) -> None:
     """Make what has been written to a file or folder durable (a rename published after
     it must not point at bytes still only in memory when the power goes)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from deckforge.build.record import CACHE_NAME
+from deckforge.cache import encode as encode_entry
 from deckforge.cli import main
 from deckforge.text import fonts
 
@@ -199,8 +200,8 @@ def _press(cache: Path) -> Path:
     return next(cache.glob("press-fogra39-*.profile"))
 
 
-def _memo(cache: Path) -> Path:
-    return cache / "font-sources.memo"
+def _kept_digests(cache: Path) -> Path:
+    return cache / "font-sources.json"
 
 
 def _font_body(path: Path) -> None:
@@ -234,8 +235,10 @@ def _press_body(path: Path) -> None:
     )
 
 
-def _memo_body(path: Path) -> None:
-    path.write_text("deckforge memo 1\n" + "ab" * 40 + "\n")
+def _digests_body(path: Path) -> None:
+    """The header's checksum matches data that is not digests by digest."""
+    version = json.loads(path.read_bytes().partition(b"\n")[0])["version"]
+    path.write_bytes(encode_entry(version, [["ab" * 32, 16]]))
 
 
 _CACHES = {
@@ -244,7 +247,7 @@ _CACHES = {
     "line face": (_line_face, "the cached font instance is damaged", _font_body),
     "icon drawings": (_icon_cache, "the icon cache is damaged", _icons_body),
     "press profile": (_press, "the cached press profile is damaged", _press_body),
-    "memo": (_memo, "not a memo deckforge wrote", _memo_body),
+    "kept digests": (_kept_digests, "the cache entry is damaged", _digests_body),
 }
 
 

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckforge.build import record as stored
+from deckforge.cache import package_digest
 from deckforge.errors import WARNING, Problem, SourceRef
 from deckforge.fsutil import JOURNAL_NAME, digest, inside, open_regular
 from deckforge.manifest import Entry
-from deckforge.memo import package_digest
 from deckforge.versions import version
 
 if TYPE_CHECKING:

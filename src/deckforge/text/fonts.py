@@ -20,7 +20,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from deckforge import fsutil, memo
+from deckforge import cache as kept
 from deckforge.fsutil import Log, read_regular, write_atomic
 from deckforge.records import record
 from deckforge.rl import faces
@@ -78,8 +78,8 @@ _INSTANCE_VERSION = 5
 
 
 def cache_dir() -> Path:
-    """Where static font instances are kept between runs (:func:`deckforge.fsutil.cache_dir`)."""
-    return fsutil.cache_dir()
+    """Where static font instances are kept between runs (:func:`deckforge.cache.folder`)."""
+    return kept.folder()
 
 
 @record(frozen=True)
@@ -104,23 +104,28 @@ def instance_of(family: str, weight: str) -> Instance | None:
 def _tag(source: Path) -> str:
     """What an instance's bytes depend on: the source font, the fontTools that cuts it
     and the way it is cut. Hashing the source font (2 MB) took as long as the rest of
-    reading a face: the tag is kept in a memo, by the font's path, size and time."""
+    reading a face: the tag is kept in the cache, by the font's path, size and time."""
     tools = f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}"
     found = source.stat()
     key = f"{source}\0{found.st_size}\0{found.st_mtime_ns}\0{tools}"
     key = hashlib.sha256(key.encode()).hexdigest()
-    kept_tags = memo.read(_TAG_MEMO)
-    if len(kept_tags.get(key, "")) == 16:
-        return kept_tags[key]
+    tags = _kept_dict(_TAGS)
+    if isinstance(tags.get(key), str) and len(tags[key]) == 16:
+        return tags[key]
     total = hashlib.sha256(source.read_bytes())
     total.update(tools.encode())
-    kept_tags[key] = total.hexdigest()[:16]
-    memo.write(_TAG_MEMO, kept_tags)
-    return kept_tags[key]
+    tags[key] = total.hexdigest()[:16]
+    kept.store(_TAGS, 1, tags)
+    return tags[key]
 
 
-#: The memo of :func:`_tag`.
-_TAG_MEMO = "font-sources.memo"
+#: The cache entry of :func:`_tag`'s tags.
+_TAGS = "font-sources"
+
+
+def _kept_dict(name: str) -> dict[str, str]:
+    """A cache entry that holds digests by digest (none if there is none)."""
+    return kept.load(name, 1, kept.digests) or {}
 
 
 def cached_path(instance: Instance) -> Path:
@@ -263,18 +268,18 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
 
 #: What a PostScript name may not hold (it is kept to letters, digits and '-').
 _PS_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
-#: The memo of project font files whose glyphs were all read (by SHA-256).
-_GLYPHS_MEMO = "font-files.memo"
+#: The cache entry of the project font files whose glyphs were all read (by SHA-256).
+_READ_FONTS = "font-files"
 
 
 def _check_glyphs(path: Path, data: bytes) -> None:
     """FontFileError unless every glyph a PDF can draw from the font (see
     :func:`instances.reachable`) can be read: ReportLab reads them only when it embeds
-    them, and fails there, or embeds garbage. Checked once per file (a memo)."""
+    them, and fails there, or embeds garbage. Checked once per file (kept in the cache)."""
     from fontTools.ttLib import TTFont as FTFont
 
     digest = hashlib.sha256(data).hexdigest()
-    checked = memo.read(_GLYPHS_MEMO)
+    checked = _kept_dict(_READ_FONTS)
     if checked.get(digest) == digest:
         return
     try:
@@ -285,7 +290,7 @@ def _check_glyphs(path: Path, data: bytes) -> None:
             f"cannot use the font '{path.name}': its glyphs cannot be read ({reason})"
         ) from None
     checked[digest] = digest
-    memo.write(_GLYPHS_MEMO, checked)
+    kept.store(_READ_FONTS, 1, dict(list(checked.items())[-4096:]))
 
 
 @cache
