@@ -20,9 +20,13 @@ def folder(tmp_path, monkeypatch) -> Path:
     return tmp_path / "cache"
 
 
+def _same(data):
+    return data
+
+
 def test_an_entry_is_kept_and_read_as_written(folder):
     cache.store("things", 3, {"a": [1, 2.5, "x"], "b": None})
-    assert cache.load("things", 3) == {"a": [1, 2.5, "x"], "b": None}
+    assert cache.load("things", 3, _same) == {"a": [1, 2.5, "x"], "b": None}
     head = json.loads(cache.path_of("things").read_bytes().partition(b"\n")[0])
     assert head["format"] == "deckforge-cache" and head["version"] == 3
     assert cache.path_of("things").parent == folder
@@ -31,7 +35,7 @@ def test_an_entry_is_kept_and_read_as_written(folder):
 def test_an_entry_of_another_version_is_not_used_and_not_said(folder, caplog):
     cache.store("things", 3, [1])
     with caplog.at_level(logging.WARNING, logger=cache.__name__):
-        assert cache.load("things", 4) is None
+        assert cache.load("things", 4, _same) is None
     assert caplog.records == []
 
 
@@ -66,7 +70,7 @@ def test_a_named_pipe_in_place_of_an_entry_is_not_waited_on(folder, caplog):
     folder.mkdir()
     os.mkfifo(cache.path_of("things"))
     with caplog.at_level(logging.WARNING, logger=cache.__name__):
-        assert cache.load("things", 1) is None
+        assert cache.load("things", 1, _same) is None
     assert "the cache entry is damaged (it is a named pipe" in caplog.text
 
 

@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from deckforge.fsutil import Log, read_regular, write_atomic
 
@@ -32,6 +32,9 @@ _log = Log(__name__)
 _FORMAT = "deckforge-cache"
 #: The largest entry read (the icon drawings of every shipped game take a few megabytes).
 MAX_BYTES = 256 * 1024 * 1024
+
+
+T = TypeVar("T")
 
 
 class Damaged(ValueError):
@@ -90,31 +93,39 @@ def damaged(path: Path, reason: str) -> None:
     _log.warning("%s: the cache entry is damaged (%s); it is made again", path, reason)
 
 
-def load(name: str, version: int | str, valid: Callable[[Any], bool] | None = None) -> Any | None:
-    """The data kept as ``name`` at ``version``; None if there is none (a damaged entry
-    is said so: one that fails its checks, or whose data ``valid`` refuses)."""
+def load(
+    name: str, version: int | str, check: Callable[[Any], T | None], warn: bool = True
+) -> T | None:
+    """The data kept as ``name`` at ``version``, as ``check`` gives it (None: it is not
+    the shape written); None if there is none, or it is damaged (said so, unless not to
+    ``warn``): it fails its checks, or ``check`` refuses its data."""
     path = path_of(name)
     try:
         raw = read_regular(path, MAX_BYTES)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:  # not a file (a pipe put in its place), or unreadable
-        damaged(path, exc.strerror or str(exc))
-        return None
-    try:
-        current, data = decode(raw, version)
-    except Damaged as exc:
-        damaged(path, str(exc))
-        return None
-    if current and valid is not None and not valid(data):
-        damaged(path, "it does not hold what deckforge keeps there")
-        return None
-    return data
+        problem = exc.strerror or str(exc)
+    else:
+        try:
+            current, data = decode(raw, version)
+        except Damaged as exc:
+            problem = str(exc)
+        else:
+            found = check(data) if current else None
+            if found is not None or not current:
+                return found
+            problem = "it does not hold what deckforge keeps there"
+    if warn:
+        damaged(path, problem)
+    return None
 
 
-def digests(data: Any) -> bool:
-    """Whether ``data`` is a mapping of text to text (digests by digest, say)."""
-    return isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
+def digests(data: Any) -> dict[str, str] | None:
+    """``data`` if it is a mapping of text to text (digests by digest, say)."""
+    if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+        return data
+    return None
 
 
 def store(name: str, version: int | str, data: Any) -> None:
@@ -129,10 +140,9 @@ def store(name: str, version: int | str, data: Any) -> None:
 def load_file(name: str, version: int | str, suffix: str) -> tuple[Path, bytes] | None:
     """The binary payload kept as ``name`` (see :func:`store_file`): its file and bytes,
     checked against the digest its entry names; None if there is none whole."""
-    entry = load(name, version, _names_a_file)
-    if entry is None:
+    digest = load(name, version, _named_file)
+    if digest is None:
         return None
-    digest = entry["sha256"]
     path = folder() / f"{digest}{suffix}"
     try:
         data = read_regular(path, MAX_BYTES)
@@ -147,9 +157,12 @@ def load_file(name: str, version: int | str, suffix: str) -> tuple[Path, bytes] 
     return path, data
 
 
-def _names_a_file(entry: Any) -> bool:
+def _named_file(entry: Any) -> str | None:
+    """The digest that names an entry's file, if it is one."""
     digest = entry.get("sha256") if isinstance(entry, dict) else None
-    return isinstance(digest, str) and len(digest) == 64 and set(digest) <= set("0123456789abcdef")
+    if isinstance(digest, str) and len(digest) == 64 and set(digest) <= set("0123456789abcdef"):
+        return digest
+    return None
 
 
 def store_file(name: str, version: int | str, data: bytes, suffix: str) -> Path:

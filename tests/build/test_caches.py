@@ -193,11 +193,32 @@ def _kept_metrics(cache: Path) -> Path:
 
 
 def _icon_cache(cache: Path) -> Path:
-    return next(cache.glob("icon-drawings-*.bin"))
+    return cache / "icon-drawings.json"
+
+
+def _named_file(cache: Path, pattern: str, suffix: str) -> Path:
+    """The file the cache entry ``pattern`` names (the newest such entry)."""
+    entry = max(cache.glob(f"{pattern}.json"), key=lambda path: path.stat().st_mtime_ns)
+    digest = json.loads(entry.read_bytes().partition(b"\n")[2])["sha256"]
+    return cache / f"{digest}{suffix}"
+
+
+def _rename_file(victim: Path, data: bytes) -> Path:
+    """``data`` in a file named by its digest in place of ``victim``, the entry naming
+    ``victim`` made to name it; the file."""
+    cache = victim.parent
+    old = victim.name.partition(".")[0]
+    (entry,) = [p for p in cache.glob("*.json") if old.encode() in p.read_bytes()]
+    version = json.loads(entry.read_bytes().partition(b"\n")[0])["version"]
+    digest = hashlib.sha256(data).hexdigest()
+    entry.write_bytes(encode_entry(version, {"sha256": digest}))
+    victim.unlink()
+    (cache / f"{digest}{victim.suffix}").write_bytes(data)
+    return cache / f"{digest}{victim.suffix}"
 
 
 def _press(cache: Path) -> Path:
-    return next(cache.glob("press-fogra39-*.profile"))
+    return _named_file(cache, "press-fogra39-*", ".icc")
 
 
 def _kept_digests(cache: Path) -> Path:
@@ -218,21 +239,14 @@ def _metrics_body(path: Path) -> None:
 
 
 def _icons_body(path: Path) -> None:
-    """A header whose checksum matches a body that is not compressed drawings."""
-    body = _garbage(5000)
-    head = f"format 1\nsha256 {hashlib.sha256(body).hexdigest()}\n".encode()
-    path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n" + head + body)
+    """The header's checksum matches data that is not drawings."""
+    version = json.loads(path.read_bytes().partition(b"\n")[0])["version"]
+    path.write_bytes(encode_entry(version, [["1F333", None, 72, 72, ["/Im0 Do"]]]))
 
 
-def _press_body(path: Path) -> None:
-    """The checksum matches a profile that is not one."""
-    body = _garbage(4000)
-    path.write_bytes(
-        b"deckforge press profile sha256="
-        + hashlib.sha256(body).hexdigest().encode()
-        + b"\n"
-        + body
-    )
+def _press_body(path: Path) -> Path:
+    """The entry names, by its checksum, a profile that is not one."""
+    return _rename_file(path, _garbage(4000))
 
 
 def _digests_body(path: Path) -> None:
@@ -245,8 +259,8 @@ _CACHES = {
     "font instance": (_font_instance, "the cached font instance is damaged", _font_body),
     "kept metrics": (_kept_metrics, "the kept font metrics are damaged", _metrics_body),
     "line face": (_line_face, "the cached font instance is damaged", _font_body),
-    "icon drawings": (_icon_cache, "the icon cache is damaged", _icons_body),
-    "press profile": (_press, "the cached press profile is damaged", _press_body),
+    "icon drawings": (_icon_cache, "the cache entry is damaged", _icons_body),
+    "press profile": (_press, "the cache entry is damaged", _press_body),
     "kept digests": (_kept_digests, "the cache entry is damaged", _digests_body),
 }
 
@@ -265,16 +279,17 @@ def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
     find, warning, bad_body = _CACHES[cached]
     victim = find(cache)
     raw = victim.read_bytes()
+    damaged = victim
     if damage == "truncated":
         victim.write_bytes(raw[: len(raw) // 2])
     elif damage == "garbage":
         victim.write_bytes(_garbage(len(raw)))
     else:
-        bad_body(victim)
+        damaged = bad_body(victim) or victim  # a file named by its digest: another one
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
-    said = [line for line in again.stderr.splitlines() if line.startswith(f"{victim}: ")]
-    assert len(said) == 1 and said[0].startswith(f"{victim}: {warning}"), again.stderr
+    said = [line for line in again.stderr.splitlines() if line.startswith(f"{damaged}: ")]
+    assert len(said) == 1 and said[0].startswith(f"{damaged}: {warning}"), again.stderr
     assert "internal error" not in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
     third = _build(decks, tmp_path / "three", cache)

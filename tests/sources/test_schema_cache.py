@@ -72,7 +72,7 @@ def test_sources_with_problems_are_never_kept(cache):
         assert list(schema.schema_problems(_source(bad), "places")) != []
         schema.save_checks()
         schema._passed.cache_clear()
-    assert kept.load(schema.PASSED_NAME, 1) is None
+    assert kept.load(schema.PASSED_NAME, 1, kept.digests) is None
 
 
 def test_only_the_newest_sources_are_kept(cache, monkeypatch):
@@ -80,4 +80,4 @@ def test_only_the_newest_sources_are_kept(cache, monkeypatch):
     for n in range(5):
         schema._unsaved.add(f"{n:064x}")
         schema.save_checks()
-    assert list(kept.load(schema.PASSED_NAME, 1)) == [f"{n:064x}" for n in (2, 3, 4)]
+    assert list(kept.load(schema.PASSED_NAME, 1, kept.digests)) == [f"{n:064x}" for n in (2, 3, 4)]
