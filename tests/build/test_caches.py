@@ -111,16 +111,17 @@ def test_a_truncated_font_instance_is_made_again(project, tmp_path):
 def _header(body: bytes) -> bytes:
     """The header a record with this body would have (so its shape is what is wrong)."""
     sha = hashlib.sha256(body).hexdigest()
-    return json.dumps({"format": "deckforge-build-cache", "version": 2, "sha256": sha}).encode()
+    header = {"format": "deckforge-cache", "version": "build-record-3", "sha256": sha}
+    return json.dumps(header).encode()
 
 
 @pytest.mark.parametrize(
     "damage,reason",
     [
         (lambda raw: raw[: len(raw) // 2], "it does not match its checksum"),
-        (lambda raw: b"", "it is not a record deckforge wrote"),
-        (lambda raw: pickle.dumps({"outputs": {}}), "it is not a record deckforge wrote"),
-        (lambda raw: b"[1, 2, 3]", "it is not a record deckforge wrote"),
+        (lambda raw: b"", "it is not a cache entry deckforge wrote"),
+        (lambda raw: pickle.dumps({"outputs": {}}), "it is not a cache entry deckforge wrote"),
+        (lambda raw: b"[1, 2, 3]", "it is not a cache entry deckforge wrote"),
         (lambda raw: _header(b"[]") + b"\n[]", "it is not a mapping"),
         (
             lambda raw: _header(b'{"outputs": {"a.pdf": 1}}') + b'\n{"outputs": {"a.pdf": 1}}',
@@ -149,6 +150,28 @@ def test_a_damaged_build_record_is_set_aside_with_a_warning(tmp_path, capsys, da
     assert _outputs(out) == made
     assert main(arguments) == 0  # the record written then is whole again
     assert "warning: the incremental build record" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b'{"format": "deckforge-build-cache", "version": 2, "sha256": "0"}\n',
+        b'{"format": "deckforge-cache", "version": "build-record-2", "sha256": "0"}\n',
+    ],
+)
+def test_a_build_record_of_an_earlier_version_is_set_aside_without_a_word(tmp_path, capsys, header):
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "build"
+    arguments = _arguments(decks, out)[:-1]
+    assert main(arguments) == 0
+    record = out / CACHE_NAME
+    record.write_bytes(header + record.read_bytes().partition(b"\n")[2])
+    capsys.readouterr()
+    assert main(arguments) == 0
+    assert "incremental build record" not in capsys.readouterr().err
+    written = json.loads(record.read_bytes().partition(b"\n")[0])
+    assert (written["format"], written["version"]) == ("deckforge-cache", "build-record-3")
 
 
 def test_a_named_pipe_in_place_of_the_build_record_is_not_waited_on(tmp_path, capsys):
