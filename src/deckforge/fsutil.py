@@ -54,9 +54,9 @@ _JOURNAL_FORMAT = "deckforge-publish-1"
 
 
 class Log:
-    """A module's logger, imported when something is first said: logging (with the
-    traceback and threading modules it imports) was a sixtieth of a small build, which
-    says nothing when nothing is wrong."""
+    """A module's logger, imported when something is first said: a build that has
+    nothing to say need not import logging (with the traceback and threading modules
+    it imports)."""
 
     def __init__(self, name: str):
         self.name = name

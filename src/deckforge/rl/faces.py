@@ -2,8 +2,8 @@
 of the two modules of :mod:`deckforge.rl` that use ReportLab's private API).
 
 ReportLab parses a font's names, metrics, character map, advances and glyph offsets in
-Python every time a font is registered (``TTFontFile.extractInfo``): 6 ms for each Noto
-face, as long as the rest of a small build's work. What it reads depends only on the
+Python every time a font is registered (``TTFontFile.extractInfo``), as much work as
+the rest of a small build. What it reads depends only on the
 font's bytes and ReportLab's version, so it is kept once read, in a file beside the
 font instance: a header of JSON (the names and metrics, the tables' sizes) and the
 tables as arrays of machine numbers, checked as it is read (every value of the type and

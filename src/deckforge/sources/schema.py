@@ -5,8 +5,8 @@ The schemas are package data (``sources/schemas/*.json``; the project's top-leve
 never only the first) and returned as :class:`~deckforge.errors.Problem` values pointing
 at the YAML line.
 
-Sources are first checked by the schemas compiled to Python (fastjsonschema), six
-times quicker than jsonschema on a large deck; only a source that fails that check
+Sources are first checked by the schemas compiled to Python (fastjsonschema), much
+quicker than jsonschema on a large deck; only a source that fails that check
 is checked again by jsonschema, which reports every problem in it.
 
 Compiling a schema takes longer than checking a source of a few hundred cards with it:
@@ -96,8 +96,8 @@ def _inline(node: object, base: str) -> object:
 @cache
 def inlined(name: str) -> dict:
     """A schema with every ``$ref`` replaced by what it points to, its definitions
-    dropped: validating a 10,000-card deck is then a third quicker, with no reference
-    lookups per card, and the field reference reads each field where it is."""
+    dropped: validating a deck then needs no reference lookups per card, and the field
+    reference reads each field where it is."""
     written = document(name)
     base = name if name.endswith(_SUFFIX) else name + _SUFFIX
     return _inline({k: v for k, v in written.items() if k != "$defs"}, base)  # type: ignore[return-value]
@@ -233,7 +233,7 @@ def schema_problems(source: Source, name: str, quick: bool = True) -> Iterator[P
     none, without checking again, for a source that passed the same check before.
 
     ``quick=False`` goes straight to jsonschema: for a few small files (templates) whose
-    schema takes the compiler half a second to build."""
+    schema takes the compiler longer to build than jsonschema takes to check them."""
     key = _check_key(source, name)
     if key is not None and key in _passed():
         return

@@ -103,8 +103,8 @@ def instance_of(family: str, weight: str) -> Instance | None:
 @cache
 def _tag(source: Path) -> str:
     """What an instance's bytes depend on: the source font, the fontTools that cuts it
-    and the way it is cut. Hashing the source font (2 MB) took as long as the rest of
-    reading a face: the tag is kept in the cache, by the font's path, size and time."""
+    and the way it is cut. Hashing the source font would cost as much as reading the
+    face, so the tag is kept in the cache, by the font's path, size and time."""
     tools = f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}"
     found = source.stat()
     key = f"{source}\0{found.st_size}\0{found.st_mtime_ns}\0{tools}"
