@@ -190,9 +190,15 @@ def test_a_mutated_cache_file_is_used_or_made_again(data, insert, which):
 def test_a_mutated_font_instance_is_used_only_whole(data, insert):
     original = b"\x00\x01\x00\x00" + bytes(range(256)) * 4
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "Face.ttf"
-        fonts._store(path, original)
-        mutated = _mutated(data, original, insert)
-        path.write_bytes(mutated)
-        found = fonts._verified(path)
-    assert found == (original if mutated == original else None)
+        os.environ["DECKFORGE_CACHE"], saved = tmp, os.environ.get("DECKFORGE_CACHE")
+        try:
+            path = fonts.keep_bytes("font-Face", original)
+            mutated = _mutated(data, original, insert)
+            path.write_bytes(mutated)
+            found = fonts.cached_bytes("font-Face")
+        finally:
+            if saved is None:
+                del os.environ["DECKFORGE_CACHE"]
+            else:
+                os.environ["DECKFORGE_CACHE"] = saved
+    assert found == ((path, original) if mutated == original else None)

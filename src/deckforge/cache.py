@@ -140,10 +140,10 @@ def store(name: str, version: int | str, data: Any) -> None:
 def load_file(name: str, version: int | str, suffix: str) -> tuple[Path, bytes] | None:
     """The binary payload kept as ``name`` (see :func:`store_file`): its file and bytes,
     checked against the digest its entry names; None if there is none whole."""
-    digest = load(name, version, _named_file)
-    if digest is None:
+    path = file_named(name, version, suffix)
+    if path is None:
         return None
-    path = folder() / f"{digest}{suffix}"
+    digest = path.name.removesuffix(suffix)
     try:
         data = read_regular(path, MAX_BYTES)
     except FileNotFoundError:
@@ -155,6 +155,13 @@ def load_file(name: str, version: int | str, suffix: str) -> tuple[Path, bytes] 
         damaged(path, "it does not match its checksum: truncated or changed")
         return None
     return path, data
+
+
+def file_named(name: str, version: int | str, suffix: str) -> Path | None:
+    """The file the entry ``name`` names (not read: see :func:`load_file`); None if there
+    is no such entry."""
+    digest = load(name, version, _named_file)
+    return None if digest is None else folder() / f"{digest}{suffix}"
 
 
 def _named_file(entry: Any) -> str | None:

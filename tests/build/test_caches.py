@@ -56,13 +56,14 @@ def project(tmp_path) -> tuple[Path, Path]:
     decks = tmp_path / "decks"
     shutil.copytree(DATA / "minimal", decks / "minimal")
     cache = tmp_path / "cache"
-    (cache / "fonts").mkdir(parents=True)
-    # The instances this version reads, with what is kept beside them: the shared folder
-    # may also hold ones cut by other versions, which a build never reads.
+    cache.mkdir()
+    # The instances this version reads, with their entries: the shared folder may also
+    # hold ones cut by other versions, which a build never reads.
     instances = (fonts.instance_of(f, style) for f in fonts.FAMILIES for style in fonts.STYLES)
-    for path in (fonts.cached_path(i) for i in instances if i is not None):
-        for kept in path.parent.glob(path.name + "*"):
-            shutil.copy2(kept, cache / "fonts" / kept.name)
+    for instance in (i for i in instances if i is not None):
+        path, _ = fonts._bytes_of(instance)  # cut into the shared folder if missing
+        shutil.copy2(path, cache / path.name)
+        shutil.copy2(path.parent / f"{fonts._name(instance)}.json", cache)
     return decks, cache
 
 
@@ -78,18 +79,20 @@ def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
     assert first.returncode == 0, first.stderr
     marker = tmp_path / "ran"
     planted = pickle.dumps(_Planted(marker))
-    # Every file of the cache but the font instances, of which one (the others would
-    # only take a minute to cut again, and are read as bytes like it).
-    files = [p for p in cache.iterdir() if p.is_file()] + sorted(cache.glob("fonts/*.ttf"))[:1]
+    # Every entry of the cache but the font instances' and every file, of which one font
+    # (the others would only take a minute to cut again, and are read as bytes like it).
+    font = _font_instance(cache)
+    entries = [p for p in cache.glob("*.json") if not p.name.startswith("font-")]
+    files = [*entries, _press(cache), font]
     assert any("icon" in p.name for p in files) and any("press" in p.name for p in files)
     for path in files:
         path.write_bytes(planted)
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
     assert not marker.exists()
-    assert "the cached font instance is damaged" in again.stderr
-    assert "the icon cache is damaged" in again.stderr
-    assert "the cached press profile is damaged" in again.stderr
+    said = [line for line in again.stderr.splitlines() if "the cache entry is damaged" in line]
+    for damaged in (f"{font}: ", f"{_icon_cache(cache)}: ", f"{cache / 'press-fogra39-'}"):
+        assert any(line.startswith(damaged) for line in said), again.stderr
     assert "Traceback" not in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
 
@@ -98,11 +101,11 @@ def test_a_truncated_font_instance_is_made_again(project, tmp_path):
     decks, cache = project
     first = _build(decks, tmp_path / "one", cache)
     assert first.returncode == 0, first.stderr
-    victim = sorted((cache / "fonts").glob("*.ttf"))[0]
+    victim = _font_instance(cache)
     victim.write_bytes(victim.read_bytes()[:1000])
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
-    assert f"{victim}: the cached font instance is damaged" in again.stderr
+    assert f"{victim}: the cache entry is damaged" in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
     third = _build(decks, tmp_path / "three", cache)
     assert "damaged" not in third.stderr  # made again whole, and kept
@@ -194,25 +197,12 @@ def _garbage(size: int) -> bytes:
 
 
 def _font_instance(cache: Path) -> Path:
-    return next(p for p in sorted((cache / "fonts").glob("NotoSans-Regular-*.ttf")))
-
-
-def _with_checksum(path: Path, data: bytes) -> None:
-    """``data`` at ``path``, its checksum beside it made to match."""
-    path.write_bytes(data)
-    path.with_name(path.name + ".sha256").write_text(hashlib.sha256(data).hexdigest())
+    return _named_file(cache, "font-NotoSans-Regular-*", ".ttf")
 
 
 def _line_face(cache: Path) -> Path:
     """The line face the build made (the newest: the cache may hold older ones)."""
-    made = (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
-    return max(made, key=lambda path: path.stat().st_mtime_ns)
-
-
-def _kept_metrics(cache: Path) -> Path:
-    from deckforge.rl import faces
-
-    return faces.path_for(_font_instance(cache))
+    return _named_file(cache, "font-NotoSansArabicLatin-Bold-*", ".ttf")
 
 
 def _icon_cache(cache: Path) -> Path:
@@ -248,17 +238,10 @@ def _kept_digests(cache: Path) -> Path:
     return cache / "font-sources.json"
 
 
-def _font_body(path: Path) -> None:
-    """The table directory of the font kept, its tables garbage, the checksum matching."""
+def _font_body(path: Path) -> Path:
+    """The table directory of the font kept, its tables garbage, its entry naming it."""
     raw = path.read_bytes()
-    _with_checksum(path, raw[:300] + _garbage(len(raw) - 300))
-
-
-def _metrics_body(path: Path) -> None:
-    """The header kept (of this very font), the tables after it garbage."""
-    raw = path.read_bytes()
-    end = raw.index(b"\n", raw.index(b"\n") + 1) + 1
-    path.write_bytes(raw[:end] + _garbage(len(raw) - end))
+    return _rename_file(path, raw[:300] + _garbage(len(raw) - 300))
 
 
 def _icons_body(path: Path) -> None:
@@ -279,9 +262,8 @@ def _digests_body(path: Path) -> None:
 
 
 _CACHES = {
-    "font instance": (_font_instance, "the cached font instance is damaged", _font_body),
-    "kept metrics": (_kept_metrics, "the kept font metrics are damaged", _metrics_body),
-    "line face": (_line_face, "the cached font instance is damaged", _font_body),
+    "font instance": (_font_instance, "the cache entry is damaged", _font_body),
+    "line face": (_line_face, "the cache entry is damaged", _font_body),
     "icon drawings": (_icon_cache, "the cache entry is damaged", _icons_body),
     "press profile": (_press, "the cache entry is damaged", _press_body),
     "kept digests": (_kept_digests, "the cache entry is damaged", _digests_body),

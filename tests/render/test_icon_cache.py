@@ -30,7 +30,9 @@ def cache(tmp_path, monkeypatch) -> Path:
         for weight in (fonts.REGULAR, fonts.BOLD):
             fonts.face(family, weight)  # made in the usual cache if it lacks them
     folder = tmp_path / "cache"
-    shutil.copytree(fonts.cache_dir() / "fonts", folder / "fonts")
+    folder.mkdir()
+    for kept_font in [*fonts.cache_dir().glob("font-*.json"), *fonts.cache_dir().glob("*.ttf")]:
+        shutil.copy2(kept_font, folder / kept_font.name)
     monkeypatch.setenv("DECKFORGE_CACHE", str(folder))
     monkeypatch.setattr(icon_cache, "ICON_CODE", {})
     return folder

@@ -44,7 +44,7 @@ class Started:
             instance
             for weight in (fonts.REGULAR, fonts.BOLD)
             if (instance := fonts.instance_of("latin", weight)) is not None
-            and not fonts.cached_path(instance).is_file()
+            and not fonts.is_cached(instance)
         ]
         if todo:
             self.pool = _pool(jobs)

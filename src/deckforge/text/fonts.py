@@ -2,8 +2,8 @@
 
 The packaged Noto fonts are variable fonts; ReportLab embeds TrueType outlines
 as they are, so we cut static Regular and Bold instances (and, where the package ships
-an italic variable font, Italic and Bold Italic) with fontTools once and keep them in a
-cache folder, each beside a checksum that is checked on every use.
+an italic variable font, Italic and Bold Italic) with fontTools once and keep them in the
+cache (:mod:`deckforge.cache`), each checked against its digest on every use.
 
 How an instance is cut is :mod:`deckforge.text.instances`.
 """
@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import cache as kept
-from deckforge.fsutil import Log, read_regular, write_atomic
+from deckforge.fsutil import Log, read_regular
 from deckforge.records import record
 from deckforge.rl import faces
 from deckforge.text.instances import cut, reachable
@@ -128,80 +128,44 @@ def _kept_dict(name: str) -> dict[str, str]:
     return kept.load(name, 1, kept.digests) or {}
 
 
-def cached_path(instance: Instance) -> Path:
-    """The cache file of an instance (its checksum is kept beside it, ``.sha256``)."""
-    return cache_dir() / "fonts" / f"{instance.ps_name}-{_tag(instance.source)}.ttf"
+def _name(instance: Instance) -> str:
+    """The cache entry of an instance."""
+    return f"font-{instance.ps_name}-{_tag(instance.source)}"
 
 
-def _checksum_path(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
+def cached_path(instance: Instance) -> Path | None:
+    """The file of an instance in the cache (not read); None if there is none."""
+    return cached_path_named(_name(instance))
 
 
-def _store(path: Path, data: bytes) -> None:
-    """Keep an instance in the cache. The checksum goes first: another process that
-    finds the font finds its checksum too (instances are the same bytes wherever
-    they are made, so any checksum written for this name fits)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(_checksum_path(path), hashlib.sha256(data).hexdigest().encode())
-    write_atomic(path, data)
+def cached_path_named(name: str) -> Path | None:
+    """The file of the font kept as ``name`` (not read); None if there is none."""
+    return kept.file_named(name, _INSTANCE_VERSION, ".ttf")
 
 
-def _verified(path: Path) -> bytes | None:
-    """The cached instance at ``path`` if it is there whole; None if it must be made
-    (with a warning if a damaged one was found)."""
-    found = _checked(path)
-    return None if found is None else found[0]
+def is_cached(instance: Instance) -> bool:
+    """Whether the cache has an entry for an instance (whole or not: reading it tells)."""
+    return kept.path_of(_name(instance)).is_file()
 
 
-def _checked(path: Path) -> tuple[bytes, str] | None:
-    """The cached instance at ``path`` and its SHA-256, if it is there whole."""
-    try:
-        data = read_regular(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:  # not a file (a pipe put in its place), or unreadable
-        _log.warning("%s: the cached font instance cannot be read (%s); making it again", path, exc)
-        return None
-    try:
-        expected = read_regular(_checksum_path(path), 256).decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        expected = None
-    if expected is None:
-        problem = "its checksum file is missing or unreadable"
-    elif hashlib.sha256(data).hexdigest() != expected:
-        problem = "it does not match its checksum: truncated or corrupt"
-    else:
-        return data, expected
-    damaged(path, problem)
-    return None
+def cached_bytes(name: str) -> tuple[Path, bytes] | None:
+    """A font kept in the cache as ``name``: its file and bytes, if it is there whole;
+    None if it must be made (said so if it was found damaged)."""
+    return kept.load_file(name, _INSTANCE_VERSION, ".ttf")
 
 
-def cached_bytes(path: Path) -> bytes | None:
-    """A font kept in the cache at ``path`` (with its checksum beside it, as
-    :func:`keep_bytes` keeps it) if it is there whole; None if it must be made, with a
-    warning if a damaged one was found."""
-    return _verified(path)
+def keep_bytes(name: str, data: bytes) -> Path:
+    """Keep a font made once in the cache as ``name``; its file."""
+    return kept.store_file(name, _INSTANCE_VERSION, data, ".ttf")
 
 
-def keep_bytes(path: Path, data: bytes) -> None:
-    """Keep a font made once in the cache at ``path``, its checksum beside it."""
-    _store(path, data)
-
-
-def damaged(path: Path, problem: str) -> None:
-    """Say that a cached font is damaged (``problem``) and is being made again."""
-    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
-
-
-def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
-    """An instance's cached file, its bytes and their SHA-256 (cut if need be)."""
-    path = cached_path(instance)
-    found = _checked(path)
+def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
+    """An instance's cached file and its bytes (cut if need be)."""
+    found = cached_bytes(_name(instance))
     if found is None:
         data = cut(instance)
-        _store(path, data)
-        found = data, hashlib.sha256(data).hexdigest()
-    return path, *found
+        found = keep_bytes(_name(instance), data), data
+    return found
 
 
 #: Faces from font files a project names, by the key text styles give as their weight,
@@ -310,19 +274,16 @@ def face(family: str, weight: str | None = None) -> FontFace:
     instance = instance_of(family, weight)
     if instance is None:
         return face(family, upright(weight))
-    path, data, digest = _bytes_of(instance)
-    # ReportLab reads the bytes that were checked, not the file again, and what it reads
-    # from them once (rl.faces).
+    path, data = _bytes_of(instance)
+    # ReportLab reads the bytes that were checked, not the file again.
     try:
-        font = faces.load(instance.ps_name, path, data, digest)
+        font = faces.load(instance.ps_name, path, data)
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
-        # Whole by its checksum, yet not a font ReportLab can read: made again, as a
-        # damaged one is, and what was kept of it with it.
-        damaged(path, f"it is not a font ReportLab can read: {exc}")
-        faces.forget(path)
+        # Whole by its checksum, yet not a font ReportLab can read: made again.
+        kept.damaged(path, f"it is not a font ReportLab can read: {exc}")
         data = cut(instance)
-        _store(path, data)
-        font = faces.load(instance.ps_name, path, data, hashlib.sha256(data).hexdigest())
+        path = keep_bytes(_name(instance), data)
+        font = faces.load(instance.ps_name, path, data)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)
@@ -339,14 +300,14 @@ def missing(families: Iterable[str] = tuple(FAMILIES)) -> list[Instance]:
     """The Regular and Bold instances of ``families`` that the cache lacks (or holds
     damaged), the largest first, so that processes cutting them finish together."""
     wanted = [instance_of(family, weight) for family in families for weight in _WEIGHTS]
-    todo = [i for i in wanted if i is not None and _verified(cached_path(i)) is None]
+    todo = [i for i in wanted if i is not None and cached_bytes(_name(i)) is None]
     todo.sort(key=lambda i: (-i.source.stat().st_size, -i.weight))
     return todo
 
 
 def keep(instance: Instance, data: bytes) -> None:
     """Keep an instance :func:`cut` made in the cache."""
-    _store(cached_path(instance), data)
+    keep_bytes(_name(instance), data)
 
 
 def register(families: Iterable[str] = tuple(FAMILIES)) -> None:
