@@ -10,9 +10,9 @@ places, so its glyph numbers are the instance's), so an instance keeps the glyph
 font's substitutions give Arabic script (:func:`shaped_glyphs`).
 
 At the variable font's default location (Regular) the static font is the font's own
-glyphs, made without instancing, as the instancer would make it; elsewhere (Bold) by
-fontTools' instancer, with only the glyphs a PDF can draw, the others left empty in
-their places.
+glyphs, made without instancing; elsewhere (Bold) only the glyphs a PDF can draw are
+instanced, with only the variations that move them there (:mod:`deckforge.text.gvar`),
+the others left empty in their places.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 import io
 import struct
 from typing import TYPE_CHECKING
+
+from deckforge.text import gvar
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -47,11 +49,15 @@ def cut(instance: Instance) -> bytes:
     for tag in list(font.keys()):
         if tag not in READ_BY_REPORTLAB | _VARIATIONS | {"GlyphOrder"}:
             del font[tag]
-    location = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
+    axes = font["fvar"].axes
+    location = {axis.axisTag: axis.defaultValue for axis in axes}
     location["wght"] = instance.weight
     if "wdth" in location:
         location["wdth"] = 100
-    static = _instanced(font, location, shaped)
+    if all(location[axis.axisTag] == axis.defaultValue for axis in axes):
+        static = _default_instance(font)
+    else:
+        static = _instanced(font, location, shaped)
     # Each style needs its own PostScript name: PDF readers and ReportLab tell
     # embedded fonts apart by it. Names from 256 up named axes, instances and
     # features, of tables no longer there.
@@ -165,21 +171,41 @@ def shaped_glyphs(font: TTFont) -> set[str]:
 
 
 def _instanced(font: TTFont, location: dict[str, float], shaped: set[str] = frozenset()) -> TTFont:
-    """The variable font made static at ``location``: at its default location without
-    instancing (:func:`_default_instance`), elsewhere by fontTools' instancer, which
-    instances only the glyphs a PDF can draw (see :func:`reachable`): the others, a
+    """The variable font made static at ``location`` by fontTools' instancer, with only
+    the glyphs a PDF can draw (see :func:`reachable`) and the variations that move them
+    there: the others are emptied, and their variations dropped, before instancing. A
     third of Noto Sans (small capitals, alternates, the forms its layout tables
-    substituted), are emptied with their variations first. Every glyph keeps its place,
-    so the character maps and the composite glyphs still point where they did."""
+    substituted) is never drawn. Every glyph keeps its place, so the character maps and
+    the composite glyphs still point where they did."""
+    from fontTools.ttLib import newTable
     from fontTools.ttLib.tables._g_l_y_f import Glyph
     from fontTools.varLib import instancer
+    from fontTools.varLib.models import supportScalar
 
-    if all(location[axis.axisTag] == axis.defaultValue for axis in font["fvar"].axes):
-        return _default_instance(font)
     kept = reachable(font, shaped)
-    glyf, variations = font["glyf"], font["gvar"].variations
+    # Where the instancer will take the font, on each axis from -1 to 1, as it works it
+    # out: a variation it would scale by zero there moves nothing.
+    limits = instancer.AxisLimits(location).normalize(font)
+    at = {tag: limit.default for tag, limit in limits.items()}
+    axis_tags = [axis.axisTag for axis in font["fvar"].axes]
+    raw = gvar.cut_down(
+        font.getTableData("gvar"),
+        font.getGlyphOrder(),
+        axis_tags,
+        kept,
+        lambda tents: supportScalar(at, tents) != 0,
+    )
+    variations = font["gvar"] = newTable("gvar")
+    variations.decompile(raw, font)
+    glyf = font["glyf"]
     for name in font.getGlyphOrder():
         if name not in kept:
             glyf[name] = Glyph()
-            variations[name] = []
-    return instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
+    static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
+    # The instancer has set each glyph's bounds with its outline: saving need not work
+    # them out again. The font's own (in 'head', 'hhea', 'maxp') are summed up from
+    # them here, as saving would.
+    static["maxp"].recalc(static)
+    static["hhea"].recalc(static)
+    static.recalcBBoxes = False
+    return static
