@@ -19,8 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "deckforge"
 LAYERS: tuple[tuple[str, ...], ...] = (
     # What every stage speaks of: problems with their place, lengths; the version.
     ("", "errors", "units", "versions"),
-    # The build folder: atomic writes, the lock, the build manifest; memos in the cache.
-    ("fsutil", "manifest", "memo"),
+    # The build folder: atomic writes, the lock, the build manifest; the cache.
+    ("fsutil", "manifest", "cache"),
     # The drawing operations: the plain data that text, art, templates and layout make
     # and renderers draw, the shapes (player symbols, arrows) made of them, and cards' cut
     # shapes.

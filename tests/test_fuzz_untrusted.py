@@ -21,10 +21,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from deckforge import cache as kept
 from deckforge import manifest
 from deckforge.art import images
 from deckforge.pipeline import record
-from deckforge.render import press
 from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts
 from test_fuzz import FUZZ
@@ -159,9 +159,9 @@ def test_a_mutated_manifest_is_read_or_refused(data, insert):
 @FUZZ
 @given(data=st.data(), insert=st.binary(max_size=16), which=st.sampled_from(["icon", "press"]))
 def test_a_mutated_cache_file_is_used_or_made_again(data, insert, which):
-    icons = icon_cache.encode({("1F373", None): (72.0, 72.0, ("0 0 m", "f"))})
-    profile = b"deckforge press profile sha256=" + b"0" * 64 + b"\nICC"
-    raw = icons if which == "icon" else profile
+    drawings = icon_cache.encode({("1F373", None): (72.0, 72.0, ("0 0 m", "f"))})
+    icons = kept.encode(icon_cache.entry_version(), drawings)
+    raw = icons if which == "icon" else b"ICC"
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DECKFORGE_CACHE"], saved = tmp, os.environ.get("DECKFORGE_CACHE")
         try:
@@ -174,9 +174,9 @@ def test_a_mutated_cache_file_is_used_or_made_again(data, insert, which):
                     assert isinstance(code, str) and width > 0 and height > 0
                     assert all(isinstance(op, str) for op in ops)
             else:
-                path = Path(tmp) / "p.profile"
+                path = kept.store_file("p", 1, raw, ".icc")
                 path.write_bytes(_mutated(data, raw, insert))
-                assert press._cached(path) in (None, b"ICC")
+                assert kept.load_file("p", 1, ".icc") in (None, (path, raw))
         finally:
             icon_cache.ICON_CODE.clear()
             if saved is None:
@@ -190,9 +190,15 @@ def test_a_mutated_cache_file_is_used_or_made_again(data, insert, which):
 def test_a_mutated_font_instance_is_used_only_whole(data, insert):
     original = b"\x00\x01\x00\x00" + bytes(range(256)) * 4
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "Face.ttf"
-        fonts._store(path, original)
-        mutated = _mutated(data, original, insert)
-        path.write_bytes(mutated)
-        found = fonts._verified(path)
-    assert found == (original if mutated == original else None)
+        os.environ["DECKFORGE_CACHE"], saved = tmp, os.environ.get("DECKFORGE_CACHE")
+        try:
+            path = fonts.keep_bytes("font-Face", original)
+            mutated = _mutated(data, original, insert)
+            path.write_bytes(mutated)
+            found = fonts.cached_bytes("font-Face")
+        finally:
+            if saved is None:
+                del os.environ["DECKFORGE_CACHE"]
+            else:
+                os.environ["DECKFORGE_CACHE"] = saved
+    assert found == ((path, original) if mutated == original else None)

@@ -7,15 +7,13 @@ what moved, instead of somewhere inside a build.
 from __future__ import annotations
 
 import ast
-import hashlib
 from pathlib import Path
 
 import pytest
 from reportlab.graphics import renderPDF, shapes
-from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen import canvas as rl_canvas
 
-from deckforge.rl import faces as kept
 from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
 
@@ -157,57 +155,3 @@ def test_a_reading_font_writes_what_each_character_reads_as(tmp_path):
 
 def _a_as_b(code: int) -> str:
     return "b" if chr(code) == "a" else chr(code)
-
-
-def _parsed_and_kept(tmp_path, family: str, weight: str) -> tuple:
-    """A face's font as ReportLab parses it, and as :mod:`deckforge.rl.faces` makes it
-    from what it kept of the first."""
-    fonts.face(family, weight)
-    source = fonts.cached_path(fonts.instance_of(family, weight))
-    path = tmp_path / source.name
-    data = source.read_bytes()
-    path.write_bytes(data)
-    digest = hashlib.sha256(data).hexdigest()
-    parsed = kept.load("Parsed", path, data, digest)
-    assert kept.path_for(path).is_file()
-    return parsed, kept.load("Kept", path, data, digest)
-
-
-@pytest.mark.parametrize("family", ["latin", "arabic"])
-def test_a_face_made_from_kept_metrics_is_the_one_reportlab_reads(tmp_path, family):
-    parsed, made = _parsed_and_kept(tmp_path, family, fonts.BOLD)
-    assert type(made.face).extractInfo is not ttfonts.TTFontFile.extractInfo
-    ours, theirs = vars(made.face), vars(parsed.face)
-    assert made.face.glyphToChar == parsed.face.glyphToChar  # made when asked for
-    assert set(ours) == set(theirs)
-    for key in theirs:
-        if key == "_pdfScale":
-            assert ours[key](1234) == theirs[key](1234)
-        else:
-            assert ours[key] == theirs[key], key
-            assert type(ours[key]) is type(theirs[key]), key
-    for key in ("name", "familyName", "fullName"):
-        assert ours[key].ustr == theirs[key].ustr
-    assert list(ours["charWidths"].items()) == list(theirs["charWidths"].items())
-    assert list(ours["charToGlyph"].items()) == list(theirs["charToGlyph"].items())
-    # The font around the face: everything TTFont.__init__ sets, the same.
-    assert set(vars(made)) == set(vars(parsed))
-    assert (made._asciiReadable, made.shapable) == (parsed._asciiReadable, parsed.shapable)
-    assert type(made.encoding) is type(parsed.encoding)
-    # The subset embedded in a file: the same bytes.
-    glyphs = sorted(parsed.face.charToGlyph)[:200]
-    assert made.face.makeSubset(glyphs) == parsed.face.makeSubset(glyphs)
-
-
-def test_a_file_drawn_with_kept_metrics_is_the_same_bytes(tmp_path):
-    files = []
-    for font in _parsed_and_kept(tmp_path, "latin", fonts.REGULAR):
-        font.fontName = "Face"  # one name in both files
-        pdfmetrics.registerFont(font)
-        path = tmp_path / f"{type(font.face).__name__}.pdf"
-        c = rl_canvas.Canvas(str(path), invariant=1)
-        c.setFont("Face", 12)
-        c.drawString(10, 10, "Kitchen – café ŝ ∞")
-        c.save()
-        files.append(path.read_bytes())
-    assert files[0] == files[1]

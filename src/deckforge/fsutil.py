@@ -54,9 +54,9 @@ _JOURNAL_FORMAT = "deckforge-publish-1"
 
 
 class Log:
-    """A module's logger, imported when something is first said: logging (with the
-    traceback and threading modules it imports) was a sixtieth of a small build, which
-    says nothing when nothing is wrong."""
+    """A module's logger, imported when something is first said: a build that has
+    nothing to say need not import logging (with the traceback and threading modules
+    it imports)."""
 
     def __init__(self, name: str):
         self.name = name
@@ -213,16 +213,6 @@ def write_atomic(target: Path, data: bytes | str) -> Path:
     with replacing(target) as temp:
         temp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     return target
-
-
-def cache_dir() -> Path:
-    """Where deckforge keeps what it made once for later runs (font instances, icon
-    drawings, memos): ``$DECKFORGE_CACHE``, else ``deckforge`` in the user's cache."""
-    if "DECKFORGE_CACHE" in os.environ:
-        return Path(os.environ["DECKFORGE_CACHE"])
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("deckforge", appauthor=False))
 
 
 def _sync(path: Path) -> None:

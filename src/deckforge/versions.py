@@ -3,7 +3,7 @@
 Read from the names of the ``*.dist-info`` folders on the import path
 (``pillow-13.0.0.dist-info``), where installers write the version in its normalised form
 (2.12 for 2.012): importing :mod:`importlib.metadata` to read each package's metadata
-file instead costs every build 0.04 s of start-up. A package installed another way (an
+file instead would add to every build's start-up. A package installed another way (an
 ``.egg-info``) is looked up by :mod:`importlib.metadata`.
 """
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from deckforge.cache import encode as encode_entry
 from deckforge.cli import main
 from deckforge.pipeline.record import CACHE_NAME
 from deckforge.text import fonts
@@ -55,13 +56,14 @@ def project(tmp_path) -> tuple[Path, Path]:
     decks = tmp_path / "decks"
     shutil.copytree(DATA / "minimal", decks / "minimal")
     cache = tmp_path / "cache"
-    (cache / "fonts").mkdir(parents=True)
-    # The instances this version reads, with what is kept beside them: the shared folder
-    # may also hold ones cut by other versions, which a build never reads.
+    cache.mkdir()
+    # The instances this version reads, with their entries: the shared folder may also
+    # hold ones cut by other versions, which a build never reads.
     instances = (fonts.instance_of(f, style) for f in fonts.FAMILIES for style in fonts.STYLES)
-    for path in (fonts.cached_path(i) for i in instances if i is not None):
-        for kept in path.parent.glob(path.name + "*"):
-            shutil.copy2(kept, cache / "fonts" / kept.name)
+    for instance in (i for i in instances if i is not None):
+        path, _ = fonts._bytes_of(instance)  # cut into the shared folder if missing
+        shutil.copy2(path, cache / path.name)
+        shutil.copy2(path.parent / f"{fonts._name(instance)}.json", cache)
     return decks, cache
 
 
@@ -77,18 +79,20 @@ def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
     assert first.returncode == 0, first.stderr
     marker = tmp_path / "ran"
     planted = pickle.dumps(_Planted(marker))
-    # Every file of the cache but the font instances, of which one (the others would
-    # only take a minute to cut again, and are read as bytes like it).
-    files = [p for p in cache.iterdir() if p.is_file()] + sorted(cache.glob("fonts/*.ttf"))[:1]
+    # Every entry of the cache but the font instances' and every file, of which one font
+    # (the others would only take a minute to cut again, and are read as bytes like it).
+    font = _font_instance(cache)
+    entries = [p for p in cache.glob("*.json") if not p.name.startswith("font-")]
+    files = [*entries, _press(cache), font]
     assert any("icon" in p.name for p in files) and any("press" in p.name for p in files)
     for path in files:
         path.write_bytes(planted)
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
     assert not marker.exists()
-    assert "the cached font instance is damaged" in again.stderr
-    assert "the icon cache is damaged" in again.stderr
-    assert "the cached press profile is damaged" in again.stderr
+    said = [line for line in again.stderr.splitlines() if "the cache entry is damaged" in line]
+    for damaged in (f"{font}: ", f"{_icon_cache(cache)}: ", f"{cache / 'press-fogra39-'}"):
+        assert any(line.startswith(damaged) for line in said), again.stderr
     assert "Traceback" not in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
 
@@ -97,11 +101,11 @@ def test_a_truncated_font_instance_is_made_again(project, tmp_path):
     decks, cache = project
     first = _build(decks, tmp_path / "one", cache)
     assert first.returncode == 0, first.stderr
-    victim = sorted((cache / "fonts").glob("*.ttf"))[0]
+    victim = _font_instance(cache)
     victim.write_bytes(victim.read_bytes()[:1000])
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
-    assert f"{victim}: the cached font instance is damaged" in again.stderr
+    assert f"{victim}: the cache entry is damaged" in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
     third = _build(decks, tmp_path / "three", cache)
     assert "damaged" not in third.stderr  # made again whole, and kept
@@ -110,16 +114,17 @@ def test_a_truncated_font_instance_is_made_again(project, tmp_path):
 def _header(body: bytes) -> bytes:
     """The header a record with this body would have (so its shape is what is wrong)."""
     sha = hashlib.sha256(body).hexdigest()
-    return json.dumps({"format": "deckforge-build-cache", "version": 2, "sha256": sha}).encode()
+    header = {"format": "deckforge-cache", "version": "build-record-3", "sha256": sha}
+    return json.dumps(header).encode()
 
 
 @pytest.mark.parametrize(
     "damage,reason",
     [
         (lambda raw: raw[: len(raw) // 2], "it does not match its checksum"),
-        (lambda raw: b"", "it is not a record deckforge wrote"),
-        (lambda raw: pickle.dumps({"outputs": {}}), "it is not a record deckforge wrote"),
-        (lambda raw: b"[1, 2, 3]", "it is not a record deckforge wrote"),
+        (lambda raw: b"", "it is not a cache entry deckforge wrote"),
+        (lambda raw: pickle.dumps({"outputs": {}}), "it is not a cache entry deckforge wrote"),
+        (lambda raw: b"[1, 2, 3]", "it is not a cache entry deckforge wrote"),
         (lambda raw: _header(b"[]") + b"\n[]", "it is not a mapping"),
         (
             lambda raw: _header(b'{"outputs": {"a.pdf": 1}}') + b'\n{"outputs": {"a.pdf": 1}}',
@@ -150,6 +155,28 @@ def test_a_damaged_build_record_is_set_aside_with_a_warning(tmp_path, capsys, da
     assert "warning: the incremental build record" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        b'{"format": "deckforge-build-cache", "version": 2, "sha256": "0"}\n',
+        b'{"format": "deckforge-cache", "version": "build-record-2", "sha256": "0"}\n',
+    ],
+)
+def test_a_build_record_of_an_earlier_version_is_set_aside_without_a_word(tmp_path, capsys, header):
+    decks = tmp_path / "decks"
+    shutil.copytree(DATA / "minimal", decks / "minimal")
+    out = tmp_path / "build"
+    arguments = _arguments(decks, out)[:-1]
+    assert main(arguments) == 0
+    record = out / CACHE_NAME
+    record.write_bytes(header + record.read_bytes().partition(b"\n")[2])
+    capsys.readouterr()
+    assert main(arguments) == 0
+    assert "incremental build record" not in capsys.readouterr().err
+    written = json.loads(record.read_bytes().partition(b"\n")[0])
+    assert (written["format"], written["version"]) == ("deckforge-cache", "build-record-3")
+
+
 def test_a_named_pipe_in_place_of_the_build_record_is_not_waited_on(tmp_path, capsys):
     decks = tmp_path / "decks"
     shutil.copytree(DATA / "minimal", decks / "minimal")
@@ -170,81 +197,76 @@ def _garbage(size: int) -> bytes:
 
 
 def _font_instance(cache: Path) -> Path:
-    return next(p for p in sorted((cache / "fonts").glob("NotoSans-Regular-*.ttf")))
-
-
-def _with_checksum(path: Path, data: bytes) -> None:
-    """``data`` at ``path``, its checksum beside it made to match."""
-    path.write_bytes(data)
-    path.with_name(path.name + ".sha256").write_text(hashlib.sha256(data).hexdigest())
+    return _named_file(cache, "font-NotoSans-Regular-*", ".ttf")
 
 
 def _line_face(cache: Path) -> Path:
     """The line face the build made (the newest: the cache may hold older ones)."""
-    made = (cache / "fonts").glob("NotoSansArabicLatin-Bold-*.ttf")
-    return max(made, key=lambda path: path.stat().st_mtime_ns)
-
-
-def _kept_metrics(cache: Path) -> Path:
-    from deckforge.rl import faces
-
-    return faces.path_for(_font_instance(cache))
+    return _named_file(cache, "font-NotoSansArabicLatin-Bold-*", ".ttf")
 
 
 def _icon_cache(cache: Path) -> Path:
-    return next(cache.glob("icon-drawings-*.bin"))
+    return cache / "icon-drawings.json"
+
+
+def _named_file(cache: Path, pattern: str, suffix: str) -> Path:
+    """The file the cache entry ``pattern`` names (the newest such entry)."""
+    entry = max(cache.glob(f"{pattern}.json"), key=lambda path: path.stat().st_mtime_ns)
+    digest = json.loads(entry.read_bytes().partition(b"\n")[2])["sha256"]
+    return cache / f"{digest}{suffix}"
+
+
+def _rename_file(victim: Path, data: bytes) -> Path:
+    """``data`` in a file named by its digest in place of ``victim``, the entry naming
+    ``victim`` made to name it; the file."""
+    cache = victim.parent
+    old = victim.name.partition(".")[0]
+    (entry,) = [p for p in cache.glob("*.json") if old.encode() in p.read_bytes()]
+    version = json.loads(entry.read_bytes().partition(b"\n")[0])["version"]
+    digest = hashlib.sha256(data).hexdigest()
+    entry.write_bytes(encode_entry(version, {"sha256": digest}))
+    victim.unlink()
+    (cache / f"{digest}{victim.suffix}").write_bytes(data)
+    return cache / f"{digest}{victim.suffix}"
 
 
 def _press(cache: Path) -> Path:
-    return next(cache.glob("press-fogra39-*.profile"))
+    return _named_file(cache, "press-fogra39-*", ".icc")
 
 
-def _memo(cache: Path) -> Path:
-    return cache / "font-sources.memo"
+def _kept_digests(cache: Path) -> Path:
+    return cache / "font-sources.json"
 
 
-def _font_body(path: Path) -> None:
-    """The table directory of the font kept, its tables garbage, the checksum matching."""
+def _font_body(path: Path) -> Path:
+    """The table directory of the font kept, its tables garbage, its entry naming it."""
     raw = path.read_bytes()
-    _with_checksum(path, raw[:300] + _garbage(len(raw) - 300))
-
-
-def _metrics_body(path: Path) -> None:
-    """The header kept (of this very font), the tables after it garbage."""
-    raw = path.read_bytes()
-    end = raw.index(b"\n", raw.index(b"\n") + 1) + 1
-    path.write_bytes(raw[:end] + _garbage(len(raw) - end))
+    return _rename_file(path, raw[:300] + _garbage(len(raw) - 300))
 
 
 def _icons_body(path: Path) -> None:
-    """A header whose checksum matches a body that is not compressed drawings."""
-    body = _garbage(5000)
-    head = f"format 1\nsha256 {hashlib.sha256(body).hexdigest()}\n".encode()
-    path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n" + head + body)
+    """The header's checksum matches data that is not drawings."""
+    version = json.loads(path.read_bytes().partition(b"\n")[0])["version"]
+    path.write_bytes(encode_entry(version, [["1F333", None, 72, 72, ["/Im0 Do"]]]))
 
 
-def _press_body(path: Path) -> None:
-    """The checksum matches a profile that is not one."""
-    body = _garbage(4000)
-    path.write_bytes(
-        b"deckforge press profile sha256="
-        + hashlib.sha256(body).hexdigest().encode()
-        + b"\n"
-        + body
-    )
+def _press_body(path: Path) -> Path:
+    """The entry names, by its checksum, a profile that is not one."""
+    return _rename_file(path, _garbage(4000))
 
 
-def _memo_body(path: Path) -> None:
-    path.write_text("deckforge memo 1\n" + "ab" * 40 + "\n")
+def _digests_body(path: Path) -> None:
+    """The header's checksum matches data that is not digests by digest."""
+    version = json.loads(path.read_bytes().partition(b"\n")[0])["version"]
+    path.write_bytes(encode_entry(version, [["ab" * 32, 16]]))
 
 
 _CACHES = {
-    "font instance": (_font_instance, "the cached font instance is damaged", _font_body),
-    "kept metrics": (_kept_metrics, "the kept font metrics are damaged", _metrics_body),
-    "line face": (_line_face, "the cached font instance is damaged", _font_body),
-    "icon drawings": (_icon_cache, "the icon cache is damaged", _icons_body),
-    "press profile": (_press, "the cached press profile is damaged", _press_body),
-    "memo": (_memo, "not a memo deckforge wrote", _memo_body),
+    "font instance": (_font_instance, "the cache entry is damaged", _font_body),
+    "line face": (_line_face, "the cache entry is damaged", _font_body),
+    "icon drawings": (_icon_cache, "the cache entry is damaged", _icons_body),
+    "press profile": (_press, "the cache entry is damaged", _press_body),
+    "kept digests": (_kept_digests, "the cache entry is damaged", _digests_body),
 }
 
 
@@ -262,16 +284,17 @@ def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
     find, warning, bad_body = _CACHES[cached]
     victim = find(cache)
     raw = victim.read_bytes()
+    damaged = victim
     if damage == "truncated":
         victim.write_bytes(raw[: len(raw) // 2])
     elif damage == "garbage":
         victim.write_bytes(_garbage(len(raw)))
     else:
-        bad_body(victim)
+        damaged = bad_body(victim) or victim  # a file named by its digest: another one
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
-    said = [line for line in again.stderr.splitlines() if line.startswith(f"{victim}: ")]
-    assert len(said) == 1 and said[0].startswith(f"{victim}: {warning}"), again.stderr
+    said = [line for line in again.stderr.splitlines() if line.startswith(f"{damaged}: ")]
+    assert len(said) == 1 and said[0].startswith(f"{damaged}: {warning}"), again.stderr
     assert "internal error" not in again.stderr
     assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
     third = _build(decks, tmp_path / "three", cache)

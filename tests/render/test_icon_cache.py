@@ -1,7 +1,8 @@
 """The icon drawings kept between builds: data that is checked, never code that runs.
 
 A build from an empty cache draws what a build from a filled one draws, and a damaged
-cache file is not used: the icons are made again, with a warning, and the file replaced.
+cache entry is not used: the icons are made again, with a warning, and the entry
+replaced.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from deckforge import cache as kept
 from deckforge.cli import main
 from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts
@@ -28,7 +30,9 @@ def cache(tmp_path, monkeypatch) -> Path:
         for weight in (fonts.REGULAR, fonts.BOLD):
             fonts.face(family, weight)  # made in the usual cache if it lacks them
     folder = tmp_path / "cache"
-    shutil.copytree(fonts.cache_dir() / "fonts", folder / "fonts")
+    folder.mkdir()
+    for kept_font in [*fonts.cache_dir().glob("font-*.json"), *fonts.cache_dir().glob("*.ttf")]:
+        shutil.copy2(kept_font, folder / kept_font.name)
     monkeypatch.setenv("DECKFORGE_CACHE", str(folder))
     monkeypatch.setattr(icon_cache, "ICON_CODE", {})
     return folder
@@ -41,6 +45,16 @@ def _build(project: Path, out: Path, jobs: str = "2", profile: str = "pnp-a4") -
     args = ["--decks", decks, "build", "--out", str(out), "--profile", profile, "--force"]
     assert main([*args, "--quiet", "--jobs", jobs]) == 0
     return (out / "example-en" / profile / "places.pdf").read_bytes()
+
+
+def _drawings(raw: bytes) -> dict:
+    """The drawings in a cache entry's bytes."""
+    return icon_cache.decode(kept.decode(raw, icon_cache.entry_version())[1])
+
+
+def _entry(drawings: dict) -> bytes:
+    """A cache entry's bytes holding ``drawings``."""
+    return kept.encode(icon_cache.entry_version(), icon_cache.encode(drawings))
 
 
 @pytest.fixture()
@@ -57,42 +71,41 @@ def test_a_build_from_an_empty_cache_draws_what_one_from_the_filled_cache_draws(
     # One process makes each icon as a card draws it; two make them all ahead, together.
     alone = _build(project, tmp_path / "alone", "1", profile)
     path = icon_cache.cache_path()
-    assert path.parent == cache and path.read_bytes().startswith(icon_cache.MAGIC)
+    assert path.parent == cache and _drawings(path.read_bytes())
     path.unlink()
     cold = _build(project, tmp_path / "cold", "2", profile)
-    kept = icon_cache.decode(path.read_bytes())
+    drawn = _drawings(path.read_bytes())
     # The example's five place icons (and the rulebook's), in the profile's colours.
     places = {"1F333", "1F373", "1F3D6", "1F409", "1F3F0"}
-    assert places <= {code for code, _ in kept}
-    assert {colour is None for _, colour in kept} == {profile == "pnp-a4"}
+    assert places <= {code for code, _ in drawn}
+    assert {colour is None for _, colour in drawn} == {profile == "pnp-a4"}
     warm = _build(project, tmp_path / "warm", "2", profile)
     assert alone == cold == warm
 
 
 def _with_operator(data: bytes, operator: str) -> bytes:
-    """The cache file with an operator added to its first icon, under a checksum that
+    """The cache entry with an operator added to its first icon, under a checksum that
     fits: only the check of what the operators are can find it."""
-    drawings = icon_cache.decode(data)
+    drawings = _drawings(data)
     key = next(iter(drawings))
     width, height, ops = drawings[key]
     drawings[key] = (width, height, (*ops, operator))
-    return icon_cache.encode(drawings)
+    return _entry(drawings)
 
 
+_CHECKSUM = "it does not match its checksum: truncated or changed"
+_NOT_DRAWING = "it does not hold what deckforge keeps there"
 DAMAGES = {
-    "truncated": ("it does not match its checksum: truncated or corrupt", lambda data: data[:-100]),
-    "a flipped byte": (
-        "it does not match its checksum: truncated or corrupt",
-        lambda data: data[:-50] + bytes([data[-50] ^ 1]) + data[-49:],
-    ),
-    "a pickle": ("it is not a deckforge icon cache", lambda data: pickle.dumps({})),
+    "truncated": (_CHECKSUM, lambda data: data[:-100]),
+    "a flipped byte": (_CHECKSUM, lambda data: data[:-50] + bytes([data[-50] ^ 1]) + data[-49:]),
+    "a pickle": ("it is not a cache entry deckforge wrote", lambda data: pickle.dumps({})),
     "another format": (
-        "it is of another format",
-        lambda data: data.replace(b"format ", b"format 9", 1),
+        "it is not a cache entry deckforge wrote",
+        lambda data: data.replace(b"deckforge-cache", b"deckforge-cache-9", 1),
     ),
-    "an image drawn": ("an icon in it is not a drawing", lambda d: _with_operator(d, "/Im0 Do")),
-    "text drawn": ("an icon in it is not a drawing", lambda d: _with_operator(d, "BT /F1 9 Tf")),
-    "not a number": ("an icon in it is not a drawing", lambda d: _with_operator(d, "1 x 3 re")),
+    "an image drawn": (_NOT_DRAWING, lambda d: _with_operator(d, "/Im0 Do")),
+    "text drawn": (_NOT_DRAWING, lambda d: _with_operator(d, "BT /F1 9 Tf")),
+    "not a number": (_NOT_DRAWING, lambda d: _with_operator(d, "1 x 3 re")),
 }
 
 
@@ -102,13 +115,13 @@ def test_a_damaged_icon_cache_is_made_again_with_a_warning(cache, project, tmp_p
     path = icon_cache.cache_path()
     reason, damage = DAMAGES[how]
     path.write_bytes(damage(path.read_bytes()))
-    with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+    with caplog.at_level(logging.WARNING, logger=kept.__name__):
         again = _build(project, tmp_path / "again")
     assert [r.getMessage() for r in caplog.records] == [
-        f"{path}: the icon cache is damaged ({reason}); making the icons again"
+        f"{path}: the cache entry is damaged ({reason}); it is made again"
     ]
     assert again == sound
-    assert {code for code, _ in icon_cache.decode(path.read_bytes())} >= {"1F333", "1F409"}
+    assert {code for code, _ in _drawings(path.read_bytes())} >= {"1F333", "1F409"}
 
 
 def test_a_sound_cache_is_used_without_a_word(cache, project, tmp_path, caplog):
@@ -145,15 +158,15 @@ def test_a_build_that_draws_no_icon_does_not_read_the_cache(cache, tmp_path, cap
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps({}))
     for jobs in ("1", "2"):
-        with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+        with caplog.at_level(logging.WARNING, logger=kept.__name__):
             icon_cache.ICON_CODE.clear()
             args = ["--decks", str(decks.parent), "build", "--out", str(tmp_path / "out")]
             assert main([*args, "--profile", "pnp-a4", "--force", "--quiet", "--jobs", jobs]) == 0
         assert caplog.records == [] and path.read_bytes() == pickle.dumps({})
-    with caplog.at_level(logging.WARNING, logger=icon_cache.__name__):
+    with caplog.at_level(logging.WARNING, logger=kept.__name__):
         icon_cache.begin()
         assert icon_cache.fetch(("1F333", None)) is None  # not in the file: to be made
     assert [r.getMessage() for r in caplog.records] == [
-        f"{path}: the icon cache is damaged (it is not a deckforge icon cache); "
-        "making the icons again"
+        f"{path}: the cache entry is damaged (it is not a cache entry deckforge wrote); "
+        "it is made again"
     ]

@@ -15,9 +15,8 @@ import pytest
 from fontTools.misc.roundTools import otRound
 from fontTools.ttLib import TTFont, newTable
 from fontTools.varLib import instancer
-from reportlab.pdfbase import ttfonts as rl_ttfonts
 
-from deckforge.rl import faces as kept
+from deckforge import cache as kept
 from deckforge.text import fonts, gvar, instances
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
@@ -205,7 +204,7 @@ def filled_cache(made, tmp_path_factory) -> Path:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DECKFORGE_CACHE", str(folder))
         for key, data in made.items():
-            fonts._store(fonts.cached_path(fonts.instance_of(*key)), data)
+            fonts.keep(fonts.instance_of(*key), data)
     return folder
 
 
@@ -231,34 +230,27 @@ def _damage(path: Path, how: str) -> None:
             + bytes(b ^ 0x5A for b in data[middle : middle + 64])
             + data[middle + 64 :]
         )
-    elif how == "without its checksum":
-        path.with_name(path.name + ".sha256").unlink()
-    else:
-        path.with_name(path.name + ".sha256").write_text("not a checksum\n")
 
 
-@pytest.mark.parametrize(
-    "how", ["truncated", "corrupt", "without its checksum", "with a bad checksum"]
-)
+@pytest.mark.parametrize("how", ["truncated", "corrupt", "its entry damaged"])
 def test_a_damaged_cached_font_is_made_again_with_a_warning(cache, caplog, how):
     instance = fonts.instance_of("arabic", fonts.REGULAR)
     path = fonts.cached_path(instance)
     good = path.read_bytes()
-    _damage(path, how)
-    with caplog.at_level(logging.WARNING, logger="deckforge.text.fonts"):
+    entry = kept.path_of(fonts._name(instance))
+    if how == "its entry damaged":
+        entry.write_text("not an entry\n")
+        victim, reason = entry, "it is not a cache entry deckforge wrote"
+    else:
+        _damage(path, how)
+        victim, reason = path, "it does not match its checksum: truncated or changed"
+    with caplog.at_level(logging.WARNING, logger=kept.__name__):
         face = fonts.face("arabic", fonts.REGULAR)
     assert [r.getMessage() for r in caplog.records] == [
-        f"{path}: the cached font instance is damaged ("
-        + (
-            "its checksum file is missing or unreadable"
-            if how == "without its checksum"
-            else "it does not match its checksum: truncated or corrupt"
-        )
-        + "); making it again"
+        f"{victim}: the cache entry is damaged ({reason}); it is made again"
     ]
-    assert path.read_bytes() == good
-    checksum = path.with_name(path.name + ".sha256").read_text().strip()
-    assert checksum == hashlib.sha256(good).hexdigest()
+    assert fonts.cached_path(instance) == path and path.read_bytes() == good
+    assert hashlib.sha256(good).hexdigest() == path.name.removesuffix(".ttf")
     assert ord("\ufefb") in face.coverage
     assert fonts.width("\ufefb", face.name, 10) > 0
 
@@ -268,7 +260,7 @@ def test_a_sound_cache_is_used_without_a_word(cache, caplog, monkeypatch):
         raise AssertionError(f"{instance.ps_name} was cut again")
 
     monkeypatch.setattr(fonts, "cut", refuse)
-    with caplog.at_level(logging.WARNING, logger="deckforge.text.fonts"):
+    with caplog.at_level(logging.WARNING):
         fonts.prepare(2)
     assert caplog.records == []
 
@@ -280,8 +272,7 @@ def test_fonts_missing_from_the_cache_are_cut_in_parallel(cache):
     fonts.prepare(2)
     for key in FACES:
         path = fonts.cached_path(fonts.instance_of(*key))
-        checksum = path.with_name(path.name + ".sha256").read_text().strip()
-        assert hashlib.sha256(path.read_bytes()).hexdigest() == checksum
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == path.name.removesuffix(".ttf")
     assert fonts.face.cache_info().currsize == len(FACES)
 
 
@@ -298,60 +289,13 @@ def test_a_build_with_a_damaged_font_cache_warns_and_succeeds(cache, tmp_path, j
     )
     assert done.returncode == 0, done.stderr
     warning = (
-        f"{latin}: the cached font instance is damaged (it does not match its checksum: "
-        "truncated or corrupt); making it again"
+        f"{latin}: the cache entry is damaged (it does not match its checksum: "
+        "truncated or changed); it is made again"
     )
     assert done.stderr.splitlines().count(warning) == 1, done.stderr
     assert "internal error" not in done.stderr
     assert (tmp_path / "build" / "minimal-en" / "pnp-a4" / "places.pdf").is_file()
-    assert hashlib.sha256(latin.read_bytes()).hexdigest() == (
-        latin.with_name(latin.name + ".sha256").read_text().strip()
-    )
-
-
-def _kept_path(cache) -> tuple[Path, Path]:
-    """The cached latin regular instance and the file of its kept metrics, made."""
-    fonts.face("latin", fonts.REGULAR)
-    path = fonts.cached_path(fonts.instance_of("latin", fonts.REGULAR))
-    return path, kept.path_for(path)
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        lambda raw: raw[: len(raw) // 2],  # cut short
-        lambda raw: raw + b"\0" * 8,  # longer than its tables
-        lambda raw: b"not kept metrics\n" + raw,
-        lambda raw: raw.replace(b'"unitsPerEm":1000', b'"unitsPerEm":"1000"'),
-        lambda raw: raw.replace(b'"digest":"', b'"digest":"0'),  # of other bytes
-        lambda raw: raw.replace(b'"codes":', b'"codes":1', 1),  # a table's size
-    ],
-)
-def test_damaged_kept_metrics_are_read_again_with_a_warning(cache, caplog, damage):
-    path, metrics = _kept_path(cache)
-    good = metrics.read_bytes()
-    metrics.write_bytes(damage(good))
-    fonts.face.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="deckforge.rl.faces"):
-        face = fonts.face("latin", fonts.REGULAR)
-    assert [r.getMessage().split(":")[0] for r in caplog.records] == [str(metrics)]
-    assert "; reading the font" in caplog.records[0].getMessage()
-    assert metrics.read_bytes() == good  # replaced by what ReportLab read
-    assert fonts.width("Kitchen", face.name, 10) > 0
-
-
-def test_kept_metrics_are_used_without_a_word(cache, caplog, monkeypatch):
-    _kept_path(cache)
-    fonts.face.cache_clear()
-
-    def refuse(self, charInfo=1):  # noqa: N803 - ReportLab's name
-        raise AssertionError("the font was parsed again")
-
-    monkeypatch.setattr(rl_ttfonts.TTFontFile, "extractInfo", refuse)
-    with caplog.at_level(logging.WARNING):
-        face = fonts.face("latin", fonts.REGULAR)
-    assert caplog.records == []
-    assert fonts.width("Kitchen", face.name, 10) > 0
+    assert hashlib.sha256(latin.read_bytes()).hexdigest() == latin.name.removesuffix(".ttf")
 
 
 @pytest.mark.parametrize("family", list(fonts.FAMILIES))

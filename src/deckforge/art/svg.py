@@ -23,7 +23,7 @@ from deckforge.fsutil import TooLarge, read_regular
 #: Largest SVG file read, in bytes (pictures embedded in it included).
 MAX_BYTES = 32 * 1024 * 1024
 #: Most elements an SVG may draw, counting each drawn by a ``<use>`` (a detailed
-#: illustration has a few thousand; each takes about a quarter of a millisecond).
+#: illustration has a few thousand, and each costs time to draw).
 MAX_ELEMENTS = 20_000
 #: Largest coordinate or size accepted anywhere in the drawing.
 MAX_NUMBER = 1e9

@@ -14,9 +14,9 @@ import sys
 def run() -> int:
     """The ``deckforge`` program: :func:`main` in a process of its own."""
     # A build makes millions of small objects and almost no reference cycles. Python's
-    # default (a collection every 700 new objects, rescanning all that were loaded) took
-    # a sixth of a 10,000-card build, and a fiftieth of a small build's start-up went to
-    # collecting while modules were imported: collect rarely from the start (this module
+    # default (a collection every 700 new objects, rescanning all that were loaded)
+    # spends much of a large build, and of a small build's start-up, collecting for
+    # nothing: collect rarely from the start (this module
     # imports nothing of deckforge at its top), and never rescan what the imports made
     # (which also keeps forked workers from copying those pages). Only for a process
     # that runs one command: main() called in-process leaves the collector be.

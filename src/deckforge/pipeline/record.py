@@ -1,9 +1,10 @@
 """The incremental build's record, ``<out>/.deckforge-cache.json``, as data that is
 checked before it is believed.
 
-The file is a header line, then the record as JSON::
+The file is an entry as the cache keeps them (:mod:`deckforge.cache`): a header line
+naming the format, the version and the SHA-256 of the rest, then the record as JSON::
 
-    {"format": "deckforge-build-cache", "version": 2, "sha256": "<of the rest>"}
+    {"format": "deckforge-cache", "version": "build-record-3", "sha256": "<of the rest>"}
     {"editions": {...}, "outputs": {...}, "toolchain": "..."}
 
 A record that does not match its checksum, is not JSON, or has entries of the wrong
@@ -15,26 +16,25 @@ used. A record written by another version of deckforge is set aside without a wo
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
+from deckforge import cache as kept
 from deckforge.errors import WARNING, Problem, SourceRef, display_path
 from deckforge.fsutil import read_regular, relative, write_atomic
 from deckforge.manifest import Entry
 
 CACHE_NAME = ".deckforge-cache.json"
-_FORMAT = "deckforge-build-cache"
-_VERSION = 2
+_VERSION = "build-record-3"
+#: The header's format in records of earlier versions, which had their own.
+_EARLIER_FORMAT = b'{"format": "deckforge-build-cache"'
 #: The largest record read (a 100,000-card deck's is a few megabytes).
 _MAX_BYTES = 256 * 1024 * 1024
 
 
 def save(data: dict, target: Path) -> None:
     """Write a record, with its header and checksum, atomically at ``target``."""
-    body = json.dumps(data, indent=1, sort_keys=True).encode("utf-8")
-    header = {"format": _FORMAT, "version": _VERSION, "sha256": hashlib.sha256(body).hexdigest()}
-    write_atomic(target, json.dumps(header).encode("utf-8") + b"\n" + body)
+    write_atomic(target, kept.encode(_VERSION, data, readable=True))
 
 
 def load(out_dir: Path) -> tuple[dict, list[Problem]]:
@@ -48,23 +48,14 @@ def load(out_dir: Path) -> tuple[dict, list[Problem]]:
         return {}, []
     except OSError as exc:
         return {}, [_damaged(where, exc.strerror or str(exc))]
-    head, _, body = raw.partition(b"\n")
     try:
-        header = json.loads(head)
-    except ValueError:
-        header = None
-    if not isinstance(header, dict) or header.get("format") != _FORMAT:
-        if _older(raw):
+        current, data = kept.decode(raw, _VERSION)
+    except kept.Damaged as exc:
+        if raw.startswith(_EARLIER_FORMAT) or _older(raw):
             return {}, []
-        return {}, [_damaged(where, "it is not a record deckforge wrote")]
-    if header.get("version") != _VERSION:
+        return {}, [_damaged(where, str(exc))]
+    if not current:
         return {}, []
-    if hashlib.sha256(body).hexdigest() != header.get("sha256"):
-        return {}, [_damaged(where, "it does not match its checksum: truncated or changed")]
-    try:
-        data = json.loads(body)
-    except ValueError as exc:
-        return {}, [_damaged(where, f"it is not JSON ({exc})")]
     return _checked(data, where)
 
 

@@ -30,9 +30,9 @@ ICONS_A_TASK = 24
 
 class Started:
     """The Latin instances a first build cuts while it reads its sources: every build
-    draws Latin text, and cutting them (the Bold takes 0.6 s) need not wait until the
-    sources are read and checked (a tenth of a second or more on a first build, when
-    the schemas' checks are compiled). The pool they are cut in does the rest of the
+    draws Latin text, and cutting them (the longest of a first build's tasks) need not
+    wait until the sources are read and checked (on a first build, the schemas' checks
+    are compiled then). The pool they are cut in does the rest of the
     build's first-time work (:func:`warm`)."""
 
     def __init__(self, jobs: int) -> None:
@@ -44,7 +44,7 @@ class Started:
             instance
             for weight in (fonts.REGULAR, fonts.BOLD)
             if (instance := fonts.instance_of("latin", weight)) is not None
-            and not fonts.cached_path(instance).is_file()
+            and not fonts.is_cached(instance)
         ]
         if todo:
             self.pool = _pool(jobs)

@@ -1,8 +1,8 @@
 """The content-stream interpreter: what pages and forms draw, each form read once.
 
 pdfminer (under pdfplumber) parses a form XObject again every time a page draws it, and
-deckforge draws icons and card backs as forms on every page: listing the chars of the
-800-page Mess deck took it 4 s. Here each form is interpreted once, in its own
+deckforge draws icons and card backs as forms on every page, so a large deck's forms
+would be parsed thousands of times. Here each form is interpreted once, in its own
 coordinates, and what it draws is moved into place with the matrix of each use. Char
 boxes follow pdfminer's convention (the advance across, from the font's descent to one
 em above it), so for upright text positions and sizes are pdfplumber's (the tests

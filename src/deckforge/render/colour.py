@@ -46,8 +46,8 @@ def held_profile(data: bytes) -> ImageCms.ImageCmsProfile:
     """An ICC profile that gives back the bytes it was read from.
 
     Pillow copies the output profile into every image a transform makes, serializing it
-    each time: 3 ms for a lookup-table press profile, which made converting a file's
-    few thousand colours one by one take most of a CMYK build. (Pillow is imported
+    each time, and a file's few thousand colours are converted one by one: the bytes
+    are serialized once instead. (Pillow is imported
     only here and when converting: files in RGB need none of it.)"""
     return _held_class()(data)
 

@@ -22,11 +22,8 @@ import hashlib
 import struct
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 
-from deckforge.fsutil import Log, read_regular, write_atomic
-
-_log = Log(__name__)
+from deckforge import cache as kept
 
 #: The condition the profile models, as PDF/X output intents name it.
 CONDITION = "FOGRA39"
@@ -270,75 +267,30 @@ def make_profile(limit: float) -> bytes:
     return header + table + data
 
 
-def _cache_dir() -> Path:
-    from deckforge.text import fonts
-
-    return fonts.cache_dir()
-
-
-def _path(limit: float) -> Path:
-    key = hashlib.sha256(
-        repr(
-            (
-                _FORMAT,
-                PRIMARIES,
-                CURVES,
-                YULE_NIELSEN,
-                A2B_POINTS,
-                B2A_POINTS,
-                AB_POWER,
-                ROUNDING,
-                limit,
-            )
-        ).encode()
-    ).hexdigest()[:12]
-    return _cache_dir() / f"press-fogra39-{key}.profile"
+def _name(limit: float) -> str:
+    """The cache entry of the profile for an ink limit: named by what it is made from."""
+    model = (PRIMARIES, CURVES, YULE_NIELSEN, A2B_POINTS, B2A_POINTS, AB_POWER, ROUNDING)
+    return f"press-fogra39-{hashlib.sha256(repr((*model, limit)).encode()).hexdigest()[:12]}"
 
 
 def is_cached(limit: float) -> bool:
     """Whether the cache holds the default press profile for an ink limit (making one
     takes seconds: a build has it made alongside its other first-time work)."""
-    return _path(limit).is_file()
+    return kept.path_of(_name(limit)).is_file()
 
 
 @lru_cache(maxsize=8)
 def profile_bytes(limit: float) -> bytes:
-    """The default press profile for an ink limit: from the cache, or made and cached."""
-    path = _path(limit)
-    data = _cached(path)
-    if data is not None:
-        return data
+    """The default press profile for an ink limit: from the cache, or made and cached.
+    Every PDF for the press embeds it: one that is not whole is never used."""
+    found = kept.load_file(_name(limit), _FORMAT, ".icc")
+    if found is not None:
+        if _icc_cmyk(found[1]):
+            return found[1]
+        kept.damaged(found[0], "it is not a CMYK ICC profile")
     data = make_profile(limit)
-    try:
-        write_atomic(path, _MAGIC + hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
-    except OSError:
-        pass  # a profile that cannot be cached is made again next time
+    kept.store_file(_name(limit), _FORMAT, data, ".icc")
     return data
-
-
-#: How a cached profile starts: this, the SHA-256 of the profile, a newline, the profile
-#: (which every PDF for the press embeds: one that is not whole must never be used).
-_MAGIC = b"deckforge press profile sha256="
-
-
-def _cached(path: Path) -> bytes | None:
-    """The profile cached at ``path`` if it is there whole; None if it must be made (with
-    a warning if a damaged one was found)."""
-    try:
-        raw = read_regular(path, 16 * 1024 * 1024)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        _log.warning("%s: the cached press profile cannot be read (%s); making it again", path, exc)
-        return None
-    head, _, data = raw.partition(b"\n")
-    whole = (
-        head.startswith(_MAGIC) and hashlib.sha256(data).hexdigest().encode() == head[len(_MAGIC) :]
-    )
-    if whole and _icc_cmyk(data):
-        return data
-    _log.warning("%s: the cached press profile is damaged; making it again", path)
-    return None
 
 
 def _icc_cmyk(data: bytes) -> bool:

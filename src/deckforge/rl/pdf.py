@@ -138,8 +138,8 @@ def _deflated(data: bytes) -> bytes:
 
 def icc_stream(canvas: rl_canvas.Canvas, profile: bytes, components: int):
     """An ICC profile as a compressed stream object of the file: a reference to it.
-    A profile is compressed once per process, not once per file (the press profile's
-    160 kB took a tenth of a second per file that way)."""
+    A profile is compressed once per process, not once per file (every CMYK file embeds
+    the same press profile)."""
     dictionary = {"N": components, "Filter": pdfdoc.PDFName("FlateDecode")}
     stream = pdfdoc.PDFStream(pdfdoc.PDFDictionary(dictionary), _deflated(profile), filters=[])
     return canvas._doc.Reference(stream)
@@ -253,9 +253,9 @@ _DIRECT, _STREAMS = ("direct pages",), ("direct streams",)
 
 
 def _page_bytes(page, doc, shared: dict) -> bytes:
-    """A page's dictionary as ReportLab writes it. Its general formatter took a third of
-    the time of writing a page of cards out: pages are written directly, once the first
-    page of the file has come out the same both ways."""
+    """A page's dictionary as ReportLab writes it. Pages are written directly rather
+    than by its general formatter, the larger part of writing a page of cards out, once
+    the first page of the file has come out the same both ways."""
     direct = shared.get(_DIRECT)
     if direct is False:
         return pdfdoc.format(page, doc, toplevel=1)

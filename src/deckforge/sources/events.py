@@ -1,8 +1,8 @@
 """Plain data from libyaml's parser events, with the place of every value and key.
 
 Sources are read event by event, never as a tree of YAML nodes: a node tree holds every
-value a second time with two marks each, and for a deck of 100,000 cards took twice the
-time and three times the memory of the data it gave. What is kept of each value's place
+value a second time with two marks each, which for a large deck costs more time and
+memory than the data it gives. What is kept of each value's place
 is four bytes a number in one flat array (see
 :class:`~deckforge.sources.positions.Positions`).
 

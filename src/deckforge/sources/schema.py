@@ -5,15 +5,15 @@ The schemas are package data (``sources/schemas/*.json``; the project's top-leve
 never only the first) and returned as :class:`~deckforge.errors.Problem` values pointing
 at the YAML line.
 
-Sources are first checked by the schemas compiled to Python (fastjsonschema), six
-times quicker than jsonschema on a large deck; only a source that fails that check
+Sources are first checked by the schemas compiled to Python (fastjsonschema), much
+quicker than jsonschema on a large deck; only a source that fails that check
 is checked again by jsonschema, which reports every problem in it.
 
-Compiling a schema takes longer than checking a source of a few hundred cards with it
-(and a build's start-up, more than the rest of it): a memo in the cache folder keeps the
-digests of the sources that passed, each with what its check depended on (the schema,
-deckforge's code, the validators' versions), and a source found there is not checked
-again (:func:`save_checks` keeps the memo).
+Compiling a schema takes longer than checking a source of a few hundred cards with it:
+the cache (:mod:`deckforge.cache`) keeps the digests of the sources that passed, each
+with what its check depended on (the schema, deckforge's code, the validators'
+versions), and a source found there is not checked again (:func:`save_checks` keeps
+them).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from deckforge import memo
+from deckforge import cache as kept
 from deckforge.errors import DeckforgeError, Problem, close_matches
 from deckforge.sources.source import Source
 from deckforge.versions import version
@@ -96,8 +96,8 @@ def _inline(node: object, base: str) -> object:
 @cache
 def inlined(name: str) -> dict:
     """A schema with every ``$ref`` replaced by what it points to, its definitions
-    dropped: validating a 10,000-card deck is then a third quicker, with no reference
-    lookups per card, and the field reference reads each field where it is."""
+    dropped: validating a deck then needs no reference lookups per card, and the field
+    reference reads each field where it is."""
     written = document(name)
     base = name if name.endswith(_SUFFIX) else name + _SUFFIX
     return _inline({k: v for k, v in written.items() if k != "$defs"}, base)  # type: ignore[return-value]
@@ -236,8 +236,8 @@ def schema_problems(source: Source, name: str, quick: bool = True) -> Iterator[P
     none, without checking again, for a source that passed the same check before.
 
     ``quick=False`` goes straight to jsonschema: for a few small files (templates) whose
-    schema takes the compiler half a second to build."""
-    key = _memo_key(source, name)
+    schema takes the compiler longer to build than jsonschema takes to check them."""
+    key = _check_key(source, name)
     if key is not None and key in _passed():
         return
     found = False
@@ -280,19 +280,25 @@ def _problems(source: Source, name: str, quick: bool) -> Iterator[Problem]:
         yield Problem(source.ref(tuple(best.absolute_path)), message)
 
 
-#: The memo of sources that passed their schema's check, in the cache folder.
-MEMO_NAME = "schema-checks.memo"
-#: Keys this process added to the memo and has not saved.
+#: The cache entry of the sources that passed their schema's check.
+PASSED_NAME = "schema-checks"
+#: The most sources it keeps (the newest).
+PASSED_ENTRIES = 4096
+#: Keys this process added to the entry and has not saved.
 _unsaved: set[str] = set()
 
 
 @cache
 def _passed() -> dict[str, str]:
-    """The memo's keys (what passed), read once."""
-    return memo.read(MEMO_NAME)
+    """The keys of what passed, read once."""
+    return _kept_checks()
 
 
-def _memo_key(source: Source, name: str) -> str | None:
+def _kept_checks() -> dict[str, str]:
+    return kept.load(PASSED_NAME, 1, kept.digests) or {}
+
+
+def _check_key(source: Source, name: str) -> str | None:
     """What a source's check stands for: its bytes and what checking them depends on;
     None for a source not read from bytes."""
     if not source.digest:
@@ -308,15 +314,15 @@ def _schema_tag(name: str) -> str:
         f"{tool}={version(tool)}" for tool in ("fastjsonschema", "jsonschema", "pyyaml")
     )
     schema = json.dumps(inlined(name), sort_keys=True)
-    return f"{name};{memo.package_digest()};{tools};{schema}"
+    return f"{name};{kept.package_digest()};{tools};{schema}"
 
 
 def save_checks() -> None:
-    """Keep the sources that passed their checks in this process in the memo, for the
+    """Keep the sources that passed their checks in this process in the cache, for the
     next run (with those kept before)."""
     if not _unsaved:
         return
-    kept = memo.read(MEMO_NAME)
-    kept.update(dict.fromkeys(sorted(_unsaved), ""))
-    memo.write(MEMO_NAME, kept)
+    passed = _kept_checks()
+    passed.update(dict.fromkeys(sorted(_unsaved), ""))
+    kept.store(PASSED_NAME, 1, dict(list(passed.items())[-PASSED_ENTRIES:]))
     _unsaved.clear()

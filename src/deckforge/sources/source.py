@@ -55,8 +55,8 @@ _HINTS["found character that cannot start any token"] = (
 
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The safe loader (libyaml's C parser where PyYAML has it: ten times faster on a
-    large deck) with YAML 1.2 booleans: ``no``, ``yes``, ``on`` and ``off`` stay strings.
+    """The safe loader (libyaml's C parser where PyYAML has it, for large decks) with
+    YAML 1.2 booleans: ``no``, ``yes``, ``on`` and ``off`` stay strings.
 
     A place called "No" or an answer "yes" must not silently turn into a boolean.
     """

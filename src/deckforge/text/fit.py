@@ -197,7 +197,7 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
     FitError, as does exceeding ``max_lines``.
     """
     # The loop of _breaks written out, without its lists: every text without markup
-    # comes this way, and it is a quarter quicker so.
+    # comes this way, so it is kept lean.
     space = _unit_width(" ", weight) * size
     lines: list[str] = []
     for paragraph in text.split("\n"):

@@ -2,8 +2,8 @@
 
 The packaged Noto fonts are variable fonts; ReportLab embeds TrueType outlines
 as they are, so we cut static Regular and Bold instances (and, where the package ships
-an italic variable font, Italic and Bold Italic) with fontTools once and keep them in a
-cache folder, each beside a checksum that is checked on every use.
+an italic variable font, Italic and Bold Italic) with fontTools once and keep them in the
+cache (:mod:`deckforge.cache`), each checked against its digest on every use.
 
 How an instance is cut is :mod:`deckforge.text.instances`.
 """
@@ -21,8 +21,8 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from deckforge import fsutil, memo
-from deckforge.fsutil import Log, read_regular, write_atomic
+from deckforge import cache as kept
+from deckforge.fsutil import Log, read_regular
 from deckforge.rl import faces
 from deckforge.text.instances import cut, reachable
 from deckforge.versions import version
@@ -78,8 +78,8 @@ _INSTANCE_VERSION = 5
 
 
 def cache_dir() -> Path:
-    """Where static font instances are kept between runs (:func:`deckforge.fsutil.cache_dir`)."""
-    return fsutil.cache_dir()
+    """Where static font instances are kept between runs (:func:`deckforge.cache.folder`)."""
+    return kept.folder()
 
 
 @dataclass(frozen=True)
@@ -111,100 +111,69 @@ def upright_instance(family: str, weight: str) -> Instance:
 @cache
 def _tag(source: Path) -> str:
     """What an instance's bytes depend on: the source font, the fontTools that cuts it
-    and the way it is cut. Hashing the source font (2 MB) took as long as the rest of
-    reading a face: the tag is kept in a memo, by the font's path, size and time."""
+    and the way it is cut. Hashing the source font would cost as much as reading the
+    face, so the tag is kept in the cache, by the font's path, size and time."""
     tools = f"fonttools {version('fonttools')} v{_INSTANCE_VERSION}"
     found = source.stat()
     key = f"{source}\0{found.st_size}\0{found.st_mtime_ns}\0{tools}"
     key = hashlib.sha256(key.encode()).hexdigest()
-    kept_tags = memo.read(_TAG_MEMO)
-    if len(kept_tags.get(key, "")) == 16:
-        return kept_tags[key]
+    tags = _kept_dict(_TAGS)
+    if isinstance(tags.get(key), str) and len(tags[key]) == 16:
+        return tags[key]
     total = hashlib.sha256(source.read_bytes())
     total.update(tools.encode())
-    kept_tags[key] = total.hexdigest()[:16]
-    memo.write(_TAG_MEMO, kept_tags)
-    return kept_tags[key]
+    tags[key] = total.hexdigest()[:16]
+    kept.store(_TAGS, 1, tags)
+    return tags[key]
 
 
-#: The memo of :func:`_tag`.
-_TAG_MEMO = "font-sources.memo"
+#: The cache entry of :func:`_tag`'s tags.
+_TAGS = "font-sources"
 
 
-def cached_path(instance: Instance) -> Path:
-    """The cache file of an instance (its checksum is kept beside it, ``.sha256``)."""
-    return cache_dir() / "fonts" / f"{instance.ps_name}-{_tag(instance.source)}.ttf"
+def _kept_dict(name: str) -> dict[str, str]:
+    """A cache entry that holds digests by digest (none if there is none)."""
+    return kept.load(name, 1, kept.digests) or {}
 
 
-def _checksum_path(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
+def _name(instance: Instance) -> str:
+    """The cache entry of an instance."""
+    return f"font-{instance.ps_name}-{_tag(instance.source)}"
 
 
-def _store(path: Path, data: bytes) -> None:
-    """Keep an instance in the cache. The checksum goes first: another process that
-    finds the font finds its checksum too (instances are the same bytes wherever
-    they are made, so any checksum written for this name fits)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(_checksum_path(path), hashlib.sha256(data).hexdigest().encode())
-    write_atomic(path, data)
+def cached_path(instance: Instance) -> Path | None:
+    """The file of an instance in the cache (not read); None if there is none."""
+    return cached_path_named(_name(instance))
 
 
-def _verified(path: Path) -> bytes | None:
-    """The cached instance at ``path`` if it is there whole; None if it must be made
-    (with a warning if a damaged one was found)."""
-    found = _checked(path)
-    return None if found is None else found[0]
+def cached_path_named(name: str) -> Path | None:
+    """The file of the font kept as ``name`` (not read); None if there is none."""
+    return kept.file_named(name, _INSTANCE_VERSION, ".ttf")
 
 
-def _checked(path: Path) -> tuple[bytes, str] | None:
-    """The cached instance at ``path`` and its SHA-256, if it is there whole."""
-    try:
-        data = read_regular(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:  # not a file (a pipe put in its place), or unreadable
-        _log.warning("%s: the cached font instance cannot be read (%s); making it again", path, exc)
-        return None
-    try:
-        expected = read_regular(_checksum_path(path), 256).decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        expected = None
-    if expected is None:
-        problem = "its checksum file is missing or unreadable"
-    elif hashlib.sha256(data).hexdigest() != expected:
-        problem = "it does not match its checksum: truncated or corrupt"
-    else:
-        return data, expected
-    damaged(path, problem)
-    return None
+def is_cached(instance: Instance) -> bool:
+    """Whether the cache has an entry for an instance (whole or not: reading it tells)."""
+    return kept.path_of(_name(instance)).is_file()
 
 
-def cached_bytes(path: Path) -> bytes | None:
-    """A font kept in the cache at ``path`` (with its checksum beside it, as
-    :func:`keep_bytes` keeps it) if it is there whole; None if it must be made, with a
-    warning if a damaged one was found."""
-    return _verified(path)
+def cached_bytes(name: str) -> tuple[Path, bytes] | None:
+    """A font kept in the cache as ``name``: its file and bytes, if it is there whole;
+    None if it must be made (said so if it was found damaged)."""
+    return kept.load_file(name, _INSTANCE_VERSION, ".ttf")
 
 
-def keep_bytes(path: Path, data: bytes) -> None:
-    """Keep a font made once in the cache at ``path``, its checksum beside it."""
-    _store(path, data)
+def keep_bytes(name: str, data: bytes) -> Path:
+    """Keep a font made once in the cache as ``name``; its file."""
+    return kept.store_file(name, _INSTANCE_VERSION, data, ".ttf")
 
 
-def damaged(path: Path, problem: str) -> None:
-    """Say that a cached font is damaged (``problem``) and is being made again."""
-    _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
-
-
-def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
-    """An instance's cached file, its bytes and their SHA-256 (cut if need be)."""
-    path = cached_path(instance)
-    found = _checked(path)
+def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
+    """An instance's cached file and its bytes (cut if need be)."""
+    found = cached_bytes(_name(instance))
     if found is None:
         data = cut(instance)
-        _store(path, data)
-        found = data, hashlib.sha256(data).hexdigest()
-    return path, *found
+        found = keep_bytes(_name(instance), data), data
+    return found
 
 
 #: Faces from font files a project names, by the key text styles give as their weight,
@@ -271,18 +240,18 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
 
 #: What a PostScript name may not hold (it is kept to letters, digits and '-').
 _PS_UNSAFE = re.compile(r"[^A-Za-z0-9-]")
-#: The memo of project font files whose glyphs were all read (by SHA-256).
-_GLYPHS_MEMO = "font-files.memo"
+#: The cache entry of the project font files whose glyphs were all read (by SHA-256).
+_READ_FONTS = "font-files"
 
 
 def _check_glyphs(path: Path, data: bytes) -> None:
     """FontFileError unless every glyph a PDF can draw from the font (see
     :func:`instances.reachable`) can be read: ReportLab reads them only when it embeds
-    them, and fails there, or embeds garbage. Checked once per file (a memo)."""
+    them, and fails there, or embeds garbage. Checked once per file (kept in the cache)."""
     from fontTools.ttLib import TTFont as FTFont
 
     digest = hashlib.sha256(data).hexdigest()
-    checked = memo.read(_GLYPHS_MEMO)
+    checked = _kept_dict(_READ_FONTS)
     if checked.get(digest) == digest:
         return
     try:
@@ -293,7 +262,7 @@ def _check_glyphs(path: Path, data: bytes) -> None:
             f"cannot use the font '{path.name}': its glyphs cannot be read ({reason})"
         ) from None
     checked[digest] = digest
-    memo.write(_GLYPHS_MEMO, checked)
+    kept.store(_READ_FONTS, 1, dict(list(checked.items())[-4096:]))
 
 
 @cache
@@ -313,19 +282,16 @@ def face(family: str, weight: str | None = None) -> FontFace:
     instance = instance_of(family, weight)
     if instance is None:
         return face(family, upright(weight))
-    path, data, digest = _bytes_of(instance)
-    # ReportLab reads the bytes that were checked, not the file again, and what it reads
-    # from them once (rl.faces).
+    path, data = _bytes_of(instance)
+    # ReportLab reads the bytes that were checked, not the file again.
     try:
-        font = faces.load(instance.ps_name, path, data, digest)
+        font = faces.load(instance.ps_name, path, data)
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
-        # Whole by its checksum, yet not a font ReportLab can read: made again, as a
-        # damaged one is, and what was kept of it with it.
-        damaged(path, f"it is not a font ReportLab can read: {exc}")
-        faces.forget(path)
+        # Whole by its checksum, yet not a font ReportLab can read: made again.
+        kept.damaged(path, f"it is not a font ReportLab can read: {exc}")
         data = cut(instance)
-        _store(path, data)
-        font = faces.load(instance.ps_name, path, data, hashlib.sha256(data).hexdigest())
+        path = keep_bytes(_name(instance), data)
+        font = faces.load(instance.ps_name, path, data)
     pdfmetrics.registerFont(font)
     coverage = frozenset(font.face.charToGlyph.keys())
     made = _FACES[instance.ps_name] = FontFace(instance.ps_name, path, coverage)
@@ -371,14 +337,14 @@ def missing(families: Iterable[str] = tuple(FAMILIES)) -> list[Instance]:
     """The Regular and Bold instances of ``families`` that the cache lacks (or holds
     damaged), the largest first, so that processes cutting them finish together."""
     wanted = [instance_of(family, weight) for family in families for weight in _WEIGHTS]
-    todo = [i for i in wanted if i is not None and _verified(cached_path(i)) is None]
+    todo = [i for i in wanted if i is not None and cached_bytes(_name(i)) is None]
     todo.sort(key=lambda i: (-i.source.stat().st_size, -i.weight))
     return todo
 
 
 def keep(instance: Instance, data: bytes) -> None:
     """Keep an instance :func:`cut` made in the cache."""
-    _store(cached_path(instance), data)
+    keep_bytes(_name(instance), data)
 
 
 def register(families: Iterable[str] = tuple(FAMILIES)) -> None:

@@ -4,9 +4,10 @@ An instance at one location is each glyph's outline plus its variations, each sc
 how far the location is into the variation's region of the design space. Noto Sans
 has five or so variations a glyph, and at Bold (wght 700, wdth 100) three of every four
 are scaled by zero: those of narrower widths and of lighter weights. fontTools reads
-every variation of a glyph before it scales them, and reading them was half of cutting
-a Bold. The table written here holds, of the glyphs asked for, the variations not
-scaled by zero, byte for byte as they were: the instance made from it is the same.
+every variation of a glyph before it scales them, and reading them is much of cutting
+a Bold, the longest task a first build waits for. The table written here holds, of the
+glyphs asked for, the variations not scaled by zero, byte for byte as they were: the
+instance made from it is the same.
 
 The table's layout is the OpenType specification's ('gvar', "Glyph variation data").
 """

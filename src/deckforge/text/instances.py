@@ -1,7 +1,8 @@
 """Static instances cut from the packaged variable fonts, as ReportLab can embed them.
 
 Only the tables ReportLab reads are kept. The layout tables (GSUB, GPOS, GDEF) are
-dropped first: merging their variations was nearly all of the instancing time. ReportLab
+dropped first: ReportLab never reads them, and merging their variations is most of
+the instancer's work. ReportLab
 draws each character with the glyph the cmap gives and advances by the glyph's width
 (no kerning). Persian is shaped before it is drawn, by HarfBuzz with the variable font
 itself at the instance's location (:mod:`deckforge.text.shaping`; glyphs keep their

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
+from deckforge import cache as kept
 from deckforge.text import fonts, shaping
 
 #: Bump when the way the face is made changes, or how it is kept, so cached files are
@@ -298,9 +299,8 @@ def missing() -> list[str]:
     instance it is made from is not cut yet)."""
     todo = []
     for weight in (fonts.REGULAR, fonts.BOLD):
-        made = [fonts.upright_instance(family, weight) for family in ("arabic", "latin")]
-        sources = [fonts.cached_path(instance) for instance in made]
-        if not all(path.exists() for path in sources) or not _target(weight, *sources).exists():
+        sources = [fonts.cached_path(fonts.instance_of(f, weight)) for f in ("arabic", "latin")]
+        if None in sources or fonts.cached_path_named(_target(weight, *sources)) is None:
             todo.append(weight)
     return todo
 
@@ -319,13 +319,13 @@ def _ps_name(weight: str) -> str:
     return f"NotoSansArabicLatin-{weight.title()}"
 
 
-def _target(weight: str, arabic: Path, latin: Path) -> Path:
-    """The cache file of the line face made from the instances ``arabic`` and ``latin``."""
+def _target(weight: str, arabic: Path, latin: Path) -> str:
+    """The cache entry of the line face made from the instances ``arabic`` and ``latin``
+    (files of the cache, named by their SHA-256)."""
     recipe = f"{_VERSION} {FORMAT_CHARACTERS}{SPACER} {sorted(ALIASES.items())} {MARKS}"
     recipe = f"{recipe} {shaping.VERSION} uharfbuzz {version('uharfbuzz')}"
-    made_of = arabic.read_bytes() + latin.read_bytes() + recipe.encode()
-    digest = hashlib.sha256(made_of).hexdigest()[:16]
-    return fonts.cache_dir() / "fonts" / f"{_ps_name(weight)}-{digest}.ttf"
+    made_of = f"{arabic.name} {latin.name} {recipe}".encode()
+    return f"font-{_ps_name(weight)}-{hashlib.sha256(made_of).hexdigest()[:16]}"
 
 
 def _stream(data: bytes, target: Path) -> io.BytesIO:
@@ -335,11 +335,10 @@ def _stream(data: bytes, target: Path) -> io.BytesIO:
     return stream
 
 
-def _made(arabic: Path, latin: Path, target: Path, ps_name: str, weight: str) -> bytes:
-    """The line face made, and kept in the cache (with its checksum) at ``target``."""
+def _made(arabic: Path, latin: Path, target: str, ps_name: str, weight: str) -> tuple[Path, bytes]:
+    """The line face made, and kept in the cache as ``target``: its file and bytes."""
     data = _make(arabic, latin, ps_name, weight)
-    fonts.keep_bytes(target, data)
-    return data
+    return fonts.keep_bytes(target, data), data
 
 
 @cache
@@ -349,18 +348,15 @@ def face(weight: str = fonts.REGULAR) -> fonts.FontFace:
     arabic, latin = fonts.face("arabic", weight), fonts.face("latin", weight)
     ps_name = _ps_name(weight)
     target = _target(weight, arabic.path, latin.path)
-    data = fonts.cached_bytes(target)  # None when missing, or damaged (said so)
-    if data is None:
-        data = _made(arabic.path, latin.path, target, ps_name, weight)
+    found = fonts.cached_bytes(target)  # None when missing, or damaged (said so)
+    path, data = found or _made(arabic.path, latin.path, target, ps_name, weight)
     try:
-        font = ttfonts.TTFont(ps_name, _stream(data, target))
+        font = ttfonts.TTFont(ps_name, _stream(data, path))
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad fonts
         # Whole by its checksum, yet not a font ReportLab can read: made again.
-        fonts.damaged(target, f"it is not a font ReportLab can read: {exc}")
-        data = _made(arabic.path, latin.path, target, ps_name, weight)
-        font = ttfonts.TTFont(ps_name, _stream(data, target))
+        kept.damaged(path, f"it is not a font ReportLab can read: {exc}")
+        path, data = _made(arabic.path, latin.path, target, ps_name, weight)
+        font = ttfonts.TTFont(ps_name, _stream(data, path))
     pdfmetrics.registerFont(font)
-    PATHS[ps_name] = target
-    return fonts.FontFace(
-        name=ps_name, path=target, coverage=frozenset(font.face.charToGlyph.keys())
-    )
+    PATHS[ps_name] = path
+    return fonts.FontFace(name=ps_name, path=path, coverage=frozenset(font.face.charToGlyph.keys()))

@@ -32,8 +32,8 @@ _LIGATURES = {
 def _reshaper():
     """The reshaper, keeping diacritics (harakat), which the library deletes by default.
 
-    Made on first use: the library (and the font tools it imports) takes a tenth of the
-    start-up time of a build that has no Arabic-script text."""
+    Made on first use: a build that has no Arabic-script text need not import the
+    library and the font tools it imports."""
     import arabic_reshaper
     import arabic_reshaper.ligatures
 

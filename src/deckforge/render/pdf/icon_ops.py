@@ -1,7 +1,7 @@
 """OpenMoji icons turned straight into PDF drawing operators, without svglib.
 
-svglib takes about ten milliseconds an icon, most of it building and styling ReportLab
-shapes; a first build draws hundreds of icons. OpenMoji draws with a small part of SVG:
+svglib spends most of an icon's time building and styling ReportLab shapes, and a first
+build draws hundreds of icons. OpenMoji draws with a small part of SVG:
 paths, circles, ellipses, rectangles, polygons, polylines and lines, in groups, with
 flat colours, stroke widths, caps, joins and dashes, and four kinds of transform. Those are
 turned here into the operators svglib and ReportLab would write: the same geometry

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 def _svglib():
     """svglib's path helpers, imported when a path is first drawn: importing svglib
-    (and with it ReportLab's graphics and platypus) would cost every build 0.1 s of
-    start-up, those that draw no icon too."""
+    (and with it ReportLab's graphics and platypus) is part of the start-up that builds
+    drawing no icon need not pay."""
     from svglib import utils
 
     return utils

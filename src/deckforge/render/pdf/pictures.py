@@ -100,11 +100,7 @@ class Pictures:
             with self.defining(form, (0, 0, width, height)):
                 self.code.extend(operators)
         else:
-            try:
-                width, height, made = self.make_icon(form, code, paint)
-            except BaseException:
-                icon_cache.remember(key, None)  # a worker waiting for it makes it itself
-                raise
+            width, height, made = self.make_icon(form, code, paint)
             # Plain paths and colours only: operators that name resources of this file
             # (graphics states, fonts, images) cannot be carried to another.
             keep = icon_cache.only_drawing(made)

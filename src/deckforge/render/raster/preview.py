@@ -95,9 +95,9 @@ def _deck_plan(
     sides += [("back", n, deck.back_page(n), deck.backs[n]) for n in range(len(deck.backs))]
     for side, number, page, drawing in sides:
         stem = f"{side}-{number + 1:0{digits}d}" if side == "face" else f"{side}-{number + 1}"
-        # Drawn twice rather than scaled: PDFium draws a thumbnail in a tenth of the time
-        # a good resampling filter takes to shrink the large image.
-        # The large image is a JPEG: encoding PNGs of them took half the preview's time.
+        # Drawn twice rather than scaled: PDFium draws a thumbnail for less than a good
+        # resampling filter takes to shrink the large image.
+        # The large image is a JPEG: it is only looked at, and quick to encode.
         for size, name, printed in (
             (large, f"{stem}.jpg", f"{stem}-proof.jpg"),
             (small, f"{stem}-small.png", f"{stem}-proof-small.png"),
@@ -274,7 +274,7 @@ def _read(pdf: Path, entry: dict, decks: dict | None) -> Deck:
 
     A file read before, or made again with the same geometry (its entry's cards, pages,
     trim and bleed), keeps the checked geometry of that reading: checking every page of
-    a 400-card file took longer than drawing the cards that changed in it. What its
+    a large file again would cost more than drawing the cards that changed in it. What its
     pages are comes from the entry each time.
     """
     if decks is None:

@@ -92,11 +92,9 @@ def png_from_rows(size: tuple[int, int], rows) -> bytes:
     by its filter type), with no metadata (no text, time or ICC chunks), so that equal
     pixels give equal bytes.
 
-    Written here rather than by Pillow, whose encoder tries five filters on every row:
-    encoding was four fifths of an export's time. Measured on card pages at 300 dpi:
-    Pillow's default 32 ms and 35 KB a page; Pillow at zlib level 1 with run-length
-    strategy 23 ms and 35 KB; rows unfiltered at zlib level 1, as here, 5 ms (when drawn
-    in place, see :func:`render_png_rows`) and 44 KB.
+    Written here rather than by Pillow, whose encoder tries five filters on every row,
+    which would be most of an export's time: rows unfiltered at zlib level 1 (drawn in
+    place, see :func:`render_png_rows`) make files a little larger, far sooner.
     """
     header = struct.pack(">IIBBBBB", *size, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
     return b"".join(
@@ -120,8 +118,8 @@ def encode_png(image: Image.Image) -> bytes:
 
 def encode_jpeg(image: Image.Image) -> bytes:
     """``image`` as JPEG bytes at quality 90 without chroma subsampling (colour edges stay
-    sharp), for pictures only looked at: six times quicker to encode than a PNG and a
-    fraction of its size."""
+    sharp), for pictures only looked at: quicker to encode than a PNG and a fraction of
+    its size."""
     import io
 
     buffer = io.BytesIO()
