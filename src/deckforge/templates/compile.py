@@ -16,6 +16,7 @@ from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.records import field, record
 from deckforge.templates import computed, geometry
+from deckforge.templates.carets import character_at
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.colours import Colour, ColourError, Colours
 from deckforge.templates.elements import (
@@ -183,11 +184,14 @@ class Compiler:
 
     # --- helpers for elements ------------------------------------------------------------
 
-    def problem(self, spec: Spec, key: str, message: str) -> None:
-        """A problem with one key of an element. When the key was written in a template
-        this one extends, and a name it uses (``safe``, a size) was set in this one, the
-        problem is where that name was set: that is what made the value wrong."""
+    def problem(self, spec: Spec, key: str, message: str, at: int | None = None) -> None:
+        """A problem with one key of an element (at its character ``at``, if given). When
+        the key was written in a template this one extends, and a name it uses (``safe``,
+        a size) was set in this one, the problem is where that name was set: that is what
+        made the value wrong."""
         where = spec.at(key)
+        if at is not None and isinstance(spec.data.get(key), str):
+            where = character_at(where, self.template.files, spec.data[key], at)
         own = self.template.ref.file
         used = names_used(spec.data, key)
         if self.failed.intersection(used):
@@ -265,7 +269,7 @@ class Compiler:
                 shared = self.context.shared
                 pattern = computed.pattern(str(value), self.maps, spec.at(key), shared)
             except (BindError, computed.Failure) as exc:
-                self.problem(spec, key, str(exc))
+                self.problem(spec, key, str(exc), getattr(exc, "position", None))
                 return None
         self._need(pattern.fields, kind, spec.at(key))
         return pattern
@@ -340,7 +344,7 @@ class Compiler:
                     shared = self.context.shared
                     test = computed.condition(value, self.maps, spec.at(key), negate, shared)
                 except computed.Failure as exc:
-                    self.problem(spec, key, str(exc))
+                    self.problem(spec, key, str(exc), exc.position)
                 else:
                     found.append(test)
                     self._need(test.fields, "text", spec.at(key))
