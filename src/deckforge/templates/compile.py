@@ -16,8 +16,8 @@ from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.records import field, record
 from deckforge.templates import computed, geometry
-from deckforge.templates.carets import character_at
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
+from deckforge.templates.carets import character_at
 from deckforge.templates.colours import Colour, ColourError, Colours
 from deckforge.templates.elements import (
     COMMON_KEYS,
