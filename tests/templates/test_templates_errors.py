@@ -49,3 +49,37 @@ def test_an_expressions_caret_is_under_the_character_it_went_wrong_at(tmp_path, 
     found = problems_of(tmp_path, "elements:\n" + line)
     assert len(found) == 1
     assert found[0].startswith(f"{WHERE}:4:{column}: elements[0].when: unexpected "), found
+
+
+def test_an_element_leaving_the_cards_bleed_is_an_error_at_its_line(tmp_path):
+    body = (
+        "elements:\n"
+        "  - {name: in, type: rect, x: 0, y: 0, w: 100%, h: 100%, bleed: true, fill: '#FFFFFF'}\n"
+        "  - {name: far, type: rect, x: 50mm, y: 0, w: 30mm, h: 10mm, fill: '#000000'}\n"
+        "  - {name: low, type: rect, x: 0, y: 80mm, w: 10mm, h: 30mm, rotation: 90,"
+        " fill: '#000000'}\n"
+    )
+    assert problems_of(tmp_path, body) == [
+        f"{WHERE}:5:32: elements[1].x: the box reaches 13.3 mm past the card's bleed on the "
+        "right (the bleed is 3.17 mm past the trim); what is drawn there is cut off",
+        f"{WHERE}:6:38: elements[2].y: the box reaches 17.9 mm past the card's bleed on the "
+        "bottom (the bleed is 3.17 mm past the trim); what is drawn there is cut off",
+    ]
+
+
+def test_deckforge_validate_reports_an_element_past_the_bleed(project, capsys):
+    from deckforge.cli import main
+
+    own = project / "decks" / "guess-the-mess" / "templates" / "place.yaml"
+    own.parent.mkdir()
+    own.write_text(
+        "kind: template\nextends: place\nelements:\n"
+        "  - {name: stamp, type: circle, x: -5mm, y: 10mm, size: 8mm, fill: '#E4572E'}\n",
+        encoding="utf-8",
+    )
+    assert main(["--decks", str(project / "decks"), "validate"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "decks/guess-the-mess/templates/place.yaml:4:36: elements[0].x: the box reaches "
+        "1.83 mm past the card's bleed on the left" in err
+    ), err

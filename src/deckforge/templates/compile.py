@@ -228,10 +228,14 @@ class Compiler:
     def place(self, spec: Spec, frame: geometry.Frame) -> geometry.Place:
         """An element's box (a zero box after reporting a problem)."""
         try:
-            return geometry.place(spec.data, frame, self.names, int(spec.data.get("rotation", 0)))
+            found = geometry.place(spec.data, frame, self.names, int(spec.data.get("rotation", 0)))
         except geometry.GeometryError as exc:
             self.problem(spec, exc.key, str(exc))
             return geometry.Place(0, 0, 0, 0)
+        if frame.card is not None:
+            for key, message in geometry.past_bleed(found, frame.card):
+                self.problem(spec, key, message)
+        return found
 
     def length(self, spec: Spec, key: str, axis: str, box: Box, default: float = 0.0) -> float:
         """A length key of an element, ``%`` of ``box``."""
