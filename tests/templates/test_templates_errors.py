@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from templates_support import problems_of
+from templates_support import HEAD, problems_of, text
 
 WHERE = "decks/test/templates/t.yaml"
 UNITS = "(they take mm, cm, in, pt, %, %w, %h)"
@@ -83,3 +83,81 @@ def test_deckforge_validate_reports_an_element_past_the_bleed(project, capsys):
         "decks/guess-the-mess/templates/place.yaml:4:36: elements[0].x: the box reaches "
         "1.83 mm past the card's bleed on the left" in err
     ), err
+
+
+def test_a_glyph_no_font_draws_in_the_templates_text_is_one_problem_at_it(tmp_path):
+    body = "elements:\n  - {name: t, type: text, text: 'x\u0f00 {id}'}\n"
+    cards = [{"id": text(str(n), n + 1)} for n in range(52)]
+    assert problems_of(tmp_path, body, cards) == [
+        f"{WHERE}:4:35: elements[0].text: no font can draw the character '\u0f00' (U+0F00)"
+    ]
+
+
+def test_a_glyph_no_font_draws_in_the_data_is_one_problem_at_its_cell(tmp_path):
+    body = "elements:\n  - {name: t, type: text, text: 'Rank {rank} of {id}'}\n"
+    cards = [{"id": text(f"{n}\u0f00", n + 2, 9), "rank": text("1", n + 2, 1)} for n in range(3)]
+    assert problems_of(tmp_path, body, cards) == [
+        "cards.yaml:2:9: card '0\u0f00': no font can draw the character '\u0f00' (U+0F00) "
+        "(and on 2 more cards)"
+    ]
+
+
+@pytest.fixture
+def validate(tmp_path, capsys):
+    def run(template: str, rows: str) -> list[str]:
+        from deckforge.cli import main
+
+        edition = tmp_path / "decks" / "cards"
+        (edition / "templates").mkdir(parents=True, exist_ok=True)
+        (edition / "templates" / "t.yaml").write_text(HEAD + template, encoding="utf-8")
+        (edition / "edition.yaml").write_text(
+            "kind: edition\nid: cards\ngame: cards\ntitle: Cards\nlocale: en\n"
+            "players: {min: 2, max: 8}\ndecks:\n  - {id: deck, source: deck.yaml, size: poker}\n",
+            encoding="utf-8",
+        )
+        (edition / "deck.yaml").write_text(
+            "kind: cards\nface: t\nback: back\ndata: cards.csv\n", encoding="utf-8"
+        )
+        (edition / "cards.csv").write_text(rows, encoding="utf-8")
+        capsys.readouterr()
+        assert main(["--decks", str(tmp_path / "decks"), "validate"]) == 1
+        err = capsys.readouterr().err.splitlines()
+        return [line for line in err if line.startswith("decks/")]
+
+    return run
+
+
+def test_a_colour_a_column_gets_wrong_is_one_problem_for_each_value(validate):
+    template = "elements:\n  - {name: r, type: rect, w: 10mm, h: 10mm, fill: '{colour}'}\n"
+    rows = "id,colour\n" + "".join(f"c{n},blak\n" for n in range(74)) + "z,#12345\n"
+    assert validate(template, rows) == [
+        "decks/cards/cards.csv:2:4: 'blak' is not a colour: use #RRGGBB, like '#E4572E'; did "
+        "you mean 'black'? (also in 73 more cells of this column: 3:4, 4:4, 5:4 and 70 more)",
+        "decks/cards/cards.csv:76:3: '#12345' is not a colour: use #RRGGBB, like '#E4572E'",
+    ]
+
+
+def test_a_missing_art_file_says_where_it_was_looked_for(validate):
+    template = "elements:\n  - {name: p, type: image, w: 10mm, h: 10mm, image: '{art}'}\n"
+    assert validate(template, "id,art\na,gone.png\nb,art/gone.png\n") == [
+        "decks/cards/cards.csv:2:3: the art file 'gone.png' does not exist (looked in "
+        "decks/cards/: art a card's data names is found beside the data file)",
+        "decks/cards/cards.csv:3:3: the art file 'art/gone.png' does not exist (looked in "
+        "decks/cards/art/: art a card's data names is found beside the data file)",
+    ]
+
+
+def test_a_when_testing_a_field_the_data_lacks_names_the_field(validate):
+    template = "elements:\n  - {name: t, type: text, text: x, when: joker}\n"
+    assert validate(template, "id,rank\na,1\n") == [
+        "decks/cards/cards.csv:1:1: the template 't' tests the field 'joker' in 'when' at "
+        "decks/cards/templates/t.yaml:4:42, but decks/cards/cards.csv has no column 'joker'"
+    ]
+
+
+def test_a_row_with_fewer_cells_than_the_header_is_an_error_at_its_row(validate):
+    template = "elements:\n  - {name: t, type: text, text: '{id} {rank}'}\n"
+    assert validate(template, "id,rank,suit\na,1,x\nb,2\n") == [
+        "decks/cards/cards.csv:3:1: the row has 2 cells and the header 3; write empty cells "
+        "too, as nothing between two separators"
+    ]

@@ -123,7 +123,8 @@ def test_an_image_path_may_be_made_of_a_cards_fields(tmp_path):
     assert picture.path == str(folder / "templates" / "art" / "hearts.png")
     _, problems = lay_out(lib, _cards(("1", "Spades"), ("2", "../../../../../x")), "x")
     assert [p.format() for p in problems] == [
-        "cards.csv:2:3: card '#1': the file 'art/spades.png' does not exist",
+        "cards.csv:2:3: card '#1': the file 'art/spades.png' does not exist (looked in "
+        "decks/test/templates/art/)",
         "cards.csv:3:3: card '#2': 'art/../../../../../x.png' is outside the project; files "
         "must stay inside it",
     ]
@@ -154,14 +155,13 @@ def test_an_unknown_map_or_filter_is_a_problem_of_the_template(tmp_path):
     ]
 
 
-def test_a_value_missing_from_a_map_is_a_problem_at_its_cell(tmp_path):
+def test_a_value_missing_from_a_map_is_one_problem_at_its_first_cell(tmp_path):
     template = _template(f'name: a, type: text, {BOX}, text: "{{suit|map(suits)}}"')
     cards = _cards(("1", "Spades"), ("2", "Joker"), ("3", "Joker"))
     assert _problems(tmp_path, template, cards) == [
         "cards.csv:3:3: card '#2': 'Joker' is not in the map 'suits' (Spades, Hearts); add it, "
-        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61)",
-        "cards.csv:4:3: card '#3': 'Joker' is not in the map 'suits' (Spades, Hearts); add it, "
-        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61)",
+        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61) "
+        "(and on 1 more card)",
     ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from deckforge.errors import SourceRef
+from deckforge.errors import SourceRef, display_path
 from deckforge.records import field, record
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 
@@ -33,7 +33,8 @@ class Origin:
         if not value.lower().endswith(suffixes):
             return f"'{value}' is not a {' or '.join(suffixes)} file"
         if reason == MISSING:
-            return f"the file '{value}' does not exist"
+            where = display_path(target.parent, self.root)
+            return f"the file '{value}' does not exist (looked in {where}/)"
         if reason is not None:
             return not_a_file(value, reason)
         return target

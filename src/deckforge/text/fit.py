@@ -56,9 +56,11 @@ class FitError(ValueError):
     """Text that cannot be set: it does not fit, a character has no glyph, or its markup
     is malformed (then ``position`` is the character of the text where it is)."""
 
-    def __init__(self, message: str, position: int | None = None):
+    def __init__(self, message: str, position: int | None = None, char: str | None = None):
         super().__init__(message)
         self.position = position
+        #: The character no font draws, when that is what is wrong.
+        self.char = char
 
 
 @record(frozen=True, slots=True)
@@ -121,7 +123,7 @@ def undrawable(ch: str) -> FitError:
             f"; card suits and game symbols are drawn in DejaVu Sans, not installed here "
             f"(install Debian's {fonts.SYMBOL_PACKAGE})"
         )
-    return FitError(message)
+    return FitError(message, char=ch)
 
 
 def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:

@@ -9,12 +9,14 @@ fitter learns to set (markup, inline icons) templates can use at once.
 from __future__ import annotations
 
 from deckforge.drawing.ops import Text as TextOp
+from deckforge.errors import SourceRef
+from deckforge.model import Text as SourceText
 from deckforge.records import replace
-from deckforge.templates.bind import Scope, skeleton
+from deckforge.templates.bind import OPAQUE, Field, Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
 from deckforge.templates.lengths import Box
 from deckforge.text import markup
-from deckforge.text.fit import FitError, fit
+from deckforge.text.fit import FitError, check_glyphs, fit, prepare
 from deckforge.text.script import is_rtl_locale
 
 #: The keys a style has; a text element may give any of them to change its style.
@@ -79,9 +81,10 @@ class Text(Element):
             if markup.has_markup(own):
                 # Markup of the template's own text is its problem, whatever the cards hold.
                 try:
-                    markup.parse(own)
+                    own = markup.parse(own).text
                 except markup.MarkupError as exc:
                     compiler.problem(spec, "text", str(exc))
+                    own = ""
         look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
         self.colour = look.colour
         self.uses(*look.colour.fields)
@@ -93,6 +96,14 @@ class Text(Element):
         fitter = {"left": "left", "right": "end", "centre": "centre", "start": "start"}
         align = fitter.get(align, "left" if rtl else "end")
         self.style = replace(look.style, align=align)
+        if self.pattern is not None:
+            try:  # a character of the template's own text: its problem, reported once
+                plain = own.replace(markup.OBJECT, "").replace(OPAQUE, "")
+                check_glyphs(prepare(plain, compiler.locale), look.style.weight)
+            except FitError as exc:
+                at = str(spec.data["text"]).find(exc.char or "\0")
+                compiler.problem(spec, "text", str(exc), at if at >= 0 else None)
+                self.pattern = None
         self.locale = compiler.locale
         self.text_ref = spec.at("text")
 
@@ -106,6 +117,8 @@ class Text(Element):
         try:
             fitted = fit(value, p.w, p.h, self.style, self.locale)
         except FitError as exc:
+            if exc.char is not None:  # at the card's value that holds it
+                ref = self._holder(scope, exc.char) or ref
             raise CardError(ref or self.text_ref, str(exc)) from None
         top = p.top
         if self.valign == "middle":
@@ -113,3 +126,18 @@ class Text(Element):
         elif self.valign == "bottom":
             top -= p.h - fitted.height
         return [TextOp(p.x, top, p.w, fitted, self.colour.of(scope))]
+
+    def _holder(self, scope: Scope, char: str) -> SourceRef | None:
+        """Where the card's value holding a character is (the first that does)."""
+        for part in self.pattern.parts:
+            if type(part) is str:
+                continue
+            if type(part) is Field:
+                found = scope.value(part)
+                if isinstance(found, SourceText) and char in str(found.value):
+                    return found.ref
+            else:
+                text, where = part.text(scope)
+                if char in text and where is not None:
+                    return where
+        return None
