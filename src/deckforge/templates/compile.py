@@ -27,6 +27,7 @@ from deckforge.templates.elements import (
     Whole,
     element_type,
 )
+from deckforge.templates.families import family_key
 from deckforge.templates.lengths import Box, LengthError, length, names_in, names_used
 from deckforge.templates.load import Template
 from deckforge.templates.spec import Spec
@@ -417,19 +418,23 @@ class Compiler:
         return TextLook(style, colour, str(merged.get("valign", "top")))
 
     def font(self, spec: Spec, weight: str) -> str:
-        """The weight key of a font file named by a style."""
+        """The weight key of a font file, or of a family of files, named by a style."""
+        if isinstance(spec.data["font"], dict):
+            return family_key(self, spec, weight)
         path = self.path(spec, "font", (".ttf", ".otf"))
-        if path is None:
-            return weight
         try:
-            return fonts.register_file(path, weight)
+            return weight if path is None else fonts.register_file(path, weight)
         except (fonts.FontFileError, OSError) as exc:
             self.problem(spec, "font", str(exc))
             return weight
 
-    def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
-        """A file named by a key, relative to the file that wrote it, inside its root."""
-        target = spec.folder(key).file(str(spec.data[key]), suffixes)
+    def path(
+        self, spec: Spec, key: str, suffixes: tuple[str, ...], value: object = None
+    ) -> Path | None:
+        """A file named by a key (or ``value`` written there), relative to the file that
+        wrote it, inside its root."""
+        value = spec.data[key] if value is None else value
+        target = spec.folder(key).file(str(value), suffixes)
         if isinstance(target, str):
             self.problem(spec, key, target)
             return None

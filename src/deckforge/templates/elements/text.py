@@ -14,6 +14,7 @@ from deckforge.model import Text as SourceText
 from deckforge.records import replace
 from deckforge.templates.bind import OPAQUE, Field, Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
+from deckforge.templates.families import SCHEMA as FAMILY
 from deckforge.templates.lengths import Box
 from deckforge.text import markup
 from deckforge.text.fit import FitError, check_glyphs, fit, prepare
@@ -22,11 +23,11 @@ from deckforge.text.script import is_rtl_locale
 #: The keys a style has; a text element may give any of them to change its style.
 STYLE_KEYS: dict[str, dict] = {
     "font": {
-        "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default) "
-        "or a TrueType font file in the project, relative to this file.",
-        "type": "string",
-        "minLength": 1,
-        "maxLength": 300,
+        "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default), "
+        "a TrueType font file in the project, relative to this file, or a family of them "
+        "whose faces markup uses: {regular: A.ttf, bold: A-Bold.ttf, italic: A-Italic.ttf, "
+        "bold_italic: A-BoldItalic.ttf}.",
+        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300}, FAMILY],
     },
     "weight": {"description": "regular or bold.", "enum": ["regular", "bold"]},
     "font_size": {**_LENGTH, "description": "The size it is set at when it fits (default 10pt)."},
