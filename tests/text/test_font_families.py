@@ -70,3 +70,21 @@ def test_a_family_needs_its_regular_face_and_files_that_exist(tmp_path, family):
         "decks/test/templates/t.yaml:4:16: styles.body.font: the file 'Gone.ttf' does not "
         "exist (looked in decks/test/templates/)"
     ]
+
+
+def test_a_family_installed_as_a_font_package_is_named_by_its_name(tmp_path):
+    body = (
+        "styles:\n  body: {font: Noto Serif}\n"
+        "elements:\n  - {name: t, type: text, text: 'Gain **power** or *grace*', style: body}\n"
+    )
+    (op,) = one(tmp_path, body)
+    faces = {run.text.strip(): run.font for run in op.fitted.lines[0].runs}
+    wanted = {"Gain": "Regular", "power": "Bold", "or": "Regular", "grace": "Italic"}
+    assert faces.keys() == wanted.keys(), faces
+    assert all(faces[word].startswith(f"NotoSerif-{style}-") for word, style in wanted.items())
+    missing = problems_of(tmp_path, body.replace("Noto Serif", "Nope Sans"))
+    assert missing == [
+        "decks/test/templates/t.yaml:4:16: styles.body.font: no font package holds the family "
+        "'Nope Sans' (installed: Noto Sans, Noto Sans Arabic, Noto Serif); install its "
+        "package, fontpkg-nope-sans, or name a font file"
+    ]

@@ -79,7 +79,9 @@ maps and how each of its expressions is read.
   text of that family uses them (a face it lacks is the shipped one of that style):
   `font: {regular: LiberationSerif-Regular.ttf, bold: LiberationSerif-Bold.ttf, italic:
   LiberationSerif-Italic.ttf, bold_italic: LiberationSerif-BoldItalic.ttf}` sets
-  `Gain **power**` in Liberation Serif with `power` in Liberation Serif Bold.
+  `Gain **power**` in Liberation Serif with `power` in Liberation Serif Bold. A family
+  installed as a Python font package is named by its name: `font: Noto Serif` (after
+  `pip install fontpkg-noto-serif`).
 - **Right-to-left editions** mirror a template horizontally unless it, or an element,
   says `mirror: false`.
 - **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names

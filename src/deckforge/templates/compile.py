@@ -419,7 +419,8 @@ class Compiler:
 
     def font(self, spec: Spec, weight: str) -> str:
         """The weight key of a font file, or of a family of files, named by a style."""
-        if isinstance(spec.data["font"], dict):
+        named = spec.data["font"]
+        if isinstance(named, dict) or not str(named).lower().endswith((".ttf", ".otf")):
             return family_key(self, spec, weight)
         path = self.path(spec, "font", (".ttf", ".otf"))
         try:

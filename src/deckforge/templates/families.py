@@ -8,7 +8,8 @@ the family's own faces rather than the shipped ones::
                italic: LiberationSerif-Italic.ttf, bold_italic: LiberationSerif-BoldItalic.ttf}
 
 Only ``regular`` is needed; a style the family lacks is set in the shipped face of that
-style, as a single font file's emphasis is.
+style, as a single font file's emphasis is. A family installed as a Python font package
+(``pip install fontpkg-noto-serif``) is named by its name: ``font: Noto Serif``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from deckforge.text import fonts
+from deckforge.text.packages import package_family
 
 if TYPE_CHECKING:
     from deckforge.templates.compile import Compiler
@@ -44,6 +46,13 @@ SCHEMA = {
 def family_key(compiler: Compiler, spec: Spec, weight: str) -> str:
     """The weight key of the family's face of ``weight`` (regular or bold), its files
     registered; ``weight`` itself after a problem with one of them."""
+    named = spec.data["font"]
+    if isinstance(named, str):  # a packaged family, by its name
+        try:
+            return fonts.register_family(package_family(named), weight)
+        except (fonts.FontFileError, OSError) as exc:
+            compiler.problem(spec, "font", str(exc))
+            return weight
     files = {}
     for key, style in STYLES.items():
         value = spec.data["font"].get(key)

@@ -188,6 +188,11 @@ def damaged(path: Path, problem: str) -> None:
     _log.warning("%s: the cached font instance is damaged (%s); making it again", path, problem)
 
 
+def instance_file(instance: Instance) -> Path:
+    """An instance's file in the cache, cut if need be."""
+    return _bytes_of(instance)[0]
+
+
 def _bytes_of(instance: Instance) -> tuple[Path, bytes, str]:
     """An instance's cached file, its bytes and their SHA-256 (cut if need be)."""
     path = cached_path(instance)

@@ -24,9 +24,10 @@ from deckforge.text.script import is_rtl_locale
 STYLE_KEYS: dict[str, dict] = {
     "font": {
         "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default), "
-        "a TrueType font file in the project, relative to this file, or a family of them "
+        "a TrueType font file in the project, relative to this file, a family of them "
         "whose faces markup uses: {regular: A.ttf, bold: A-Bold.ttf, italic: A-Italic.ttf, "
-        "bold_italic: A-BoldItalic.ttf}.",
+        "bold_italic: A-BoldItalic.ttf}, or the name of a family installed as a Python "
+        "font package (fontpkg-…), like 'Noto Serif'.",
         "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300}, FAMILY],
     },
     "weight": {"description": "regular or bold.", "enum": ["regular", "bold"]},
