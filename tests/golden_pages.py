@@ -20,6 +20,8 @@ NEW_GAME = GOLDEN / "new-game"
 #: its sources.
 FEATURES = GOLDEN / "features"
 FEATURES_SOURCE = Path(__file__).parent / "data" / "features"
+#: The same features in a right-to-left edition.
+FEATURES_SOURCE_FA = Path(__file__).parent / "data" / "features-fa"
 #: One card side per page is drawn larger than a sheet of nine.
 DPI = {"single": 50, "sheets": 30}
 
@@ -75,9 +77,11 @@ def build_new_game(root: Path) -> tuple[Path, list[dict]]:
 
 
 def build_features(root: Path) -> tuple[Path, list[dict]]:
-    """The edition of template features (``tests/data/features``), built into ``root``
-    in the printer and printer-cmyk profiles: (output folder, its manifest entries)."""
+    """The editions of template features (``tests/data/features``, ``features-fa``),
+    built into ``root`` in the printer and printer-cmyk profiles: (output folder, its
+    manifest entries)."""
     shutil.copytree(FEATURES_SOURCE, root / "decks" / "features")
+    shutil.copytree(FEATURES_SOURCE_FA, root / "decks" / "features-fa")
     (root / "schemas").mkdir()
     out = root / "build"
     args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]

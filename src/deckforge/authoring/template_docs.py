@@ -72,7 +72,12 @@ maps and how each of its expressions is read.
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. It works alike in left-to-right and right-to-left text. A
+  literal characters. A span sets the size (pt), colour (`#RRGGBB`), weight (`bold`,
+  `regular`) and style (`italic`, `upright`) of the words in it, any of them at once:
+  `The [size=14pt colour=#C8102E]red[/] word` sets `red` in 14 pt red inside 10 pt
+  text; spans nest, `[/]` closes the last one opened, a span's size shrinks with the
+  text when it is fitted, and `\\[` is a literal bracket (as is a `[` that starts no span,
+  `[Hearts]`). It works alike in left-to-right and right-to-left text. A
   template's own markup is complete in itself, a binding standing for its value whole:
   `**{name}**` is bold, and `**{name}` is an error at the template's line.
 - **Font families.** A style's `font` may name a family's faces together, so markup in

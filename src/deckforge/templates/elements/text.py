@@ -64,7 +64,8 @@ class Text(Element):
         "text": {
             "description": "The text: words and bindings to the card's fields, like "
             "'{question}', with markup: **bold**, *italic*, \\n for a line break, icons as "
-            "':sword:' or '{icon:1F5E1}'.",
+            "':sword:' or '{icon:1F5E1}', spans as '[size=14pt colour=#C8102E]word[/]' "
+            "(size, colour, weight, style).",
             "type": "string",
             "maxLength": 2000,
         },
