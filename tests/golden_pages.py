@@ -25,6 +25,8 @@ FEATURES_SOURCE = Path(__file__).parent / "data" / "features"
 PAINT = GOLDEN / "paint"
 #: That edition's project.
 PAINT_DECKS = Path(__file__).parent / "data" / "paint" / "decks"
+#: The same features in a right-to-left edition.
+FEATURES_SOURCE_FA = Path(__file__).parent / "data" / "features-fa"
 #: One card side per page is drawn larger than a sheet of nine.
 DPI = {"single": 50, "sheets": 30}
 
@@ -80,9 +82,11 @@ def build_new_game(root: Path) -> tuple[Path, list[dict]]:
 
 
 def build_features(root: Path) -> tuple[Path, list[dict]]:
-    """The edition of template features (``tests/data/features``), built into ``root``
-    in the printer and printer-cmyk profiles: (output folder, its manifest entries)."""
+    """The editions of template features (``tests/data/features``, ``features-fa``),
+    built into ``root`` in the printer and printer-cmyk profiles: (output folder, its
+    manifest entries)."""
     shutil.copytree(FEATURES_SOURCE, root / "decks" / "features")
+    shutil.copytree(FEATURES_SOURCE_FA, root / "decks" / "features-fa")
     (root / "schemas").mkdir()
     out = root / "build"
     args = ["--decks", str(root / "decks"), "build", "--out", str(out), "--quiet"]

@@ -207,7 +207,7 @@ def _validate(decks: Path, capsys) -> tuple[int, list[str]]:
         ),
         (
             "id,question,anwser,category\nq1,Why?,Because,science\n",
-            "decks/quiz/cards.csv:1:1: the template 'trivia' binds '{answer}' (text) at "
+            "decks/quiz/cards.csv:1:1: the template 'trivia' tests the field 'answer' in 'when' at "
             "deckforge/templates/shipped/trivia.yaml:77:11, but decks/quiz/cards.csv has no "
             "column 'answer'; did you mean 'anwser'?",
         ),

@@ -132,7 +132,7 @@ def test_data_cells_give_inks_and_colour_names(tmp_path):
         "magenta, yellow and black, from 0 to 100; found 3: cmyk(0, 0, 0)",
         "cards.csv:6:3: 'cmyk(0, 0, 0, 101)' is not a colour: cmyk() inks are from 0 to 100 "
         "(per cent); 101 is not",
-        "cards.csv:7:3: 'blak' is not a colour: use #RRGGBB, like '#E4572E'",
+        "cards.csv:7:3: 'blak' is not a colour: use #RRGGBB, like '#E4572E'; did you mean 'black'?",
     ]
     good = _rows(_csv(tmp_path, text.split("\nd,")[0] + "\n"))
     laid, problems = stream_cards(good.rows, lib, context(), "t", None, data=good).whole()

@@ -547,7 +547,8 @@ def test_a_font_file_in_the_project_sets_text_with_the_persian_fallback(tmp_path
     assert persian.fitted.lines[0].runs[0].font == lineface.face(fonts.REGULAR).name
     missing = problems_of(tmp_path, body.replace("Mine.ttf", "Gone.ttf"))
     assert missing == [
-        "decks/test/templates/t.yaml:4:46: elements[0].font: the file 'Gone.ttf' does not exist"
+        "decks/test/templates/t.yaml:4:46: elements[0].font: the file 'Gone.ttf' does not exist "
+        "(looked in decks/test/templates/)"
     ]
 
 

@@ -115,7 +115,11 @@ def test_bleed_and_safe_out_of_range_are_errors_at_their_lines(tmp_path, setting
     [
         ("width: -10mm\nheight: 20mm\n", "2:8: width: a card's width or height must be from 5mm "),
         ("width: 0mm\nheight: 20mm\n", "2:8: width: a card's width or height must be from 5mm "),
-        ("width: 30mm\nheight: 2m\n", "3:9: height: unexpected 'm'"),
+        (
+            "width: 30mm\nheight: 2m\n",
+            "3:9: height: '2m': 'm' is not a unit lengths take (they take mm, cm, in, pt, "
+            "%, %w, %h)",
+        ),
         ("width: 30mm\nheight: 2000mm\n", "3:9: height: a card's width or height must be from "),
     ],
     ids=["negative", "zero", "no-unit", "two-metres"],

@@ -98,7 +98,8 @@ def test_art_paths_are_files_inside_the_project(tmp_path):
     cards, problems = check(data, [("t", needs(compiled))], tmp_path)
     assert cards[0]["art"] == Art(tmp_path / "pic.png", data.rows[0]["art"].ref)
     assert [p.format() for p in problems] == [
-        "cards.csv:3:3: the art file 'gone.png' does not exist",
+        "cards.csv:3:3: the art file 'gone.png' does not exist (looked in ./: art a card's "
+        "data names is found beside the data file)",
         "cards.csv:4:3: '../x.png' is outside the project folder; art must stay inside it",
     ]
 

@@ -123,7 +123,8 @@ def test_an_image_path_may_be_made_of_a_cards_fields(tmp_path):
     assert picture.path == str(folder / "templates" / "art" / "hearts.png")
     _, problems = lay_out(lib, _cards(("1", "Spades"), ("2", "../../../../../x")), "x")
     assert [p.format() for p in problems] == [
-        "cards.csv:2:3: card '#1': the file 'art/spades.png' does not exist",
+        "cards.csv:2:3: card '#1': the file 'art/spades.png' does not exist (looked in "
+        "decks/test/templates/art/)",
         "cards.csv:3:3: card '#2': 'art/../../../../../x.png' is outside the project; files "
         "must stay inside it",
     ]
@@ -132,10 +133,11 @@ def test_an_image_path_may_be_made_of_a_cards_fields(tmp_path):
 # --- problems, each once and at its place ----------------------------------------------
 
 
-def test_an_expression_that_cannot_be_read_points_at_its_column(tmp_path):
+def test_an_expression_that_cannot_be_read_points_at_its_character(tmp_path):
+    # The caret is under the ')' inside the quoted value, not under the quote.
     template = _template(f'name: a, type: text, {BOX}, text: a, when: "rank > 10)"')
     assert _problems(tmp_path, template, _cards(("1", "Spades"))) == [
-        "decks/test/templates/x.yaml:7:70: elements[0].when: unexpected ')' at column 10 of "
+        "decks/test/templates/x.yaml:7:80: elements[0].when: unexpected ')' at column 10 of "
         "'rank > 10)'"
     ]
 
@@ -146,21 +148,20 @@ def test_an_unknown_map_or_filter_is_a_problem_of_the_template(tmp_path):
         f'name: b, type: text, {BOX}, text: "{{suit|reverse}}"',
     )
     assert _problems(tmp_path, template, _cards(("1", "Spades"))) == [
-        "decks/test/templates/x.yaml:7:61: elements[0].text: unknown map 'suit' (maps: ranks, "
+        "decks/test/templates/x.yaml:7:74: elements[0].text: unknown map 'suit' (maps: ranks, "
         "suits) at column 13 of '{rank}{suit|map(suit)}'",
-        "decks/test/templates/x.yaml:8:61: elements[1].text: unknown filter 'reverse' (filters: "
+        "decks/test/templates/x.yaml:8:68: elements[1].text: unknown filter 'reverse' (filters: "
         "map, default, upper, lower, round, digits) at column 7 of '{suit|reverse}'",
     ]
 
 
-def test_a_value_missing_from_a_map_is_a_problem_at_its_cell(tmp_path):
+def test_a_value_missing_from_a_map_is_one_problem_at_its_first_cell(tmp_path):
     template = _template(f'name: a, type: text, {BOX}, text: "{{suit|map(suits)}}"')
     cards = _cards(("1", "Spades"), ("2", "Joker"), ("3", "Joker"))
     assert _problems(tmp_path, template, cards) == [
         "cards.csv:3:3: card '#2': 'Joker' is not in the map 'suits' (Spades, Hearts); add it, "
-        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61)",
-        "cards.csv:4:3: card '#3': 'Joker' is not in the map 'suits' (Spades, Hearts); add it, "
-        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61)",
+        "or give '|default(...)' (in '{suit|map(suits)}' at decks/test/templates/x.yaml:7:61) "
+        "(and on 1 more card)",
     ]
 
 
@@ -168,7 +169,7 @@ def test_a_part_wrong_on_every_card_is_one_problem_of_the_template(tmp_path):
     template = _template(f"name: a, type: text, {BOX}, text: a, when: '\"abc\" > 3 or rank > 1'")
     cards = _cards(*[(str(n), "Spades") for n in range(1, 53)])
     assert _problems(tmp_path, template, cards) == [
-        "decks/test/templates/x.yaml:7:70: elements[0].when: cannot compare 'abc' with 3: 'abc' "
+        "decks/test/templates/x.yaml:7:77: elements[0].when: cannot compare 'abc' with 3: 'abc' "
         "is not a number at column 7 of '\"abc\" > 3 or rank > 1'"
     ]
 
@@ -287,7 +288,7 @@ def test_a_part_reading_only_the_decks_values_is_checked_once(tmp_path):
     template = _template(f"name: a, type: text, {BOX}, text: a, when: 'deck.id > 3 and rank'")
     cards = _cards(*[(str(n), "Spades") for n in range(1, 53)])
     assert _problems(tmp_path, template, cards) == [
-        "decks/test/templates/x.yaml:7:70: elements[0].when: cannot compare 'deck' with 3: "
+        "decks/test/templates/x.yaml:7:79: elements[0].when: cannot compare 'deck' with 3: "
         "'deck' is not a number at column 9 of 'deck.id > 3 and rank'"
     ]
 

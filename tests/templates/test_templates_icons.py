@@ -71,7 +71,8 @@ elements:
         "black, from 0 to 100; found 3: cmyk(0, 0, 0)",
         f"{WHERE}:7:33: elements[2].icon: '../../../../outside.svg' is outside the project; "
         "files must stay inside it",
-        f"{WHERE}:8:33: elements[3].icon: the file 'gone.svg' does not exist",
+        f"{WHERE}:8:33: elements[3].icon: the file 'gone.svg' does not exist (looked in "
+        "decks/test/templates/)",
     ]
 
 

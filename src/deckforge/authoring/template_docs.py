@@ -74,15 +74,31 @@ maps and how each of its expressions is read.
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. It works alike in left-to-right and right-to-left text. A
+  literal characters. A span sets the size (pt), colour (`#RRGGBB`), weight (`bold`,
+  `regular`) and style (`italic`, `upright`) of the words in it, any of them at once:
+  `The [size=14pt colour=#C8102E]red[/] word` sets `red` in 14 pt red inside 10 pt
+  text; spans nest, `[/]` closes the last one opened, a span's size shrinks with the
+  text when it is fitted, and `\\[` is a literal bracket (as is a `[` that starts no span,
+  `[Hearts]`). It works alike in left-to-right and right-to-left text. A
   template's own markup is complete in itself, a binding standing for its value whole:
   `**{name}**` is bold, and `**{name}` is an error at the template's line.
+- **Font families.** A style's `font` may name a family's faces together, so markup in
+  text of that family uses them (a face it lacks is the shipped one of that style):
+  `font: {regular: LiberationSerif-Regular.ttf, bold: LiberationSerif-Bold.ttf, italic:
+  LiberationSerif-Italic.ttf, bold_italic: LiberationSerif-BoldItalic.ttf}` sets
+  `Gain **power**` in Liberation Serif with `power` in Liberation Serif Bold. A family
+  installed as a Python font package is named by its name: `font: Noto Serif` (after
+  `pip install fontpkg-noto-serif`).
 - **Right-to-left editions** mirror a template horizontally unless it, or an element,
   says `mirror: false`.
 - **Checks.** Templates are checked by `schemas/template.schema.json`: a problem names
   the file, line and column. The data a deck binds is checked against what its
   templates need (text, number, colour, icon, picture file) before anything is drawn,
-  each problem at its cell (`cards.csv:12:7`, `cards.xlsx!Cards:B12`).
+  each problem at its cell (`cards.csv:12:7`, `cards.xlsx!Cards:B12`), once for each
+  value a column gets wrong. `deckforge validate` also reports an element whose box
+  leaves the card's bleed (`x: 50mm, w: 30mm` on a 63.5 mm card) at its line, a length
+  in a unit lengths do not take (`130px`) with the units they take, and a character no
+  font draws once, at the template text or the data cell that holds it.
 - **Boards and tuck boxes** are drawn from templates too. A board's template (`kind:
   board`, `template:`) gives the board's size as its `width` and `height` (any size up
   to 1000 mm a side) and binds `{title}`; its `pieces` are rows of data, each drawn from
@@ -93,6 +109,10 @@ maps and how each of its expressions is read.
   front is by default the deck's own back template. The shipped `tuckbox-back`,
   `tuckbox-spine` and `tuckbox-flap` are where to start.
 """
+
+
+#: How a schema type reads in the tables of keys.
+_SHOWN = {"string": "text", "object": "a mapping"}
 
 
 def _table(rows: list[str]) -> list[str]:
@@ -113,6 +133,8 @@ def _keys(keys: dict[str, dict], defs: dict, required: AbstractSet[str] = frozen
             if name in ("length", "colour", "condition", "style"):
                 node["type"] = f"a {name}"  # see Values
                 node.pop("$ref", None)
+        if "oneOf" in node and "type" not in node:  # a font: a file or a family
+            node["type"] = " or ".join(_SHOWN.get(o["type"], o["type"]) for o in node["oneOf"])
         if isinstance(node.get("type"), list):
             node["type"] = " or ".join(node["type"])
         rows.extend(field_rows(node, key, key in required))

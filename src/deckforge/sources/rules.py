@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from deckforge.art import icons, images
-from deckforge.errors import Problem
+from deckforge.errors import Problem, display_path
 from deckforge.sources.load import (
     MISSING,
     OUTSIDE,
@@ -249,7 +249,9 @@ def art_problems(
             yield Problem(source.ref(path), outside_art(value))
         elif reason == MISSING:
             what = "folder" if folder else "file"
-            yield Problem(source.ref(path), f"the art {what} '{value}' does not exist")
+            where = display_path(target.parent, root)
+            message = f"the art {what} '{value}' does not exist (looked in {where}/)"
+            yield Problem(source.ref(path), message)
         elif reason is not None:
             yield Problem(source.ref(path), not_a_file(value, reason, folder))
         elif folder:

@@ -57,7 +57,7 @@ from deckforge.model import Deck, Edition
 from deckforge.templates.bind import shared_values
 from deckforge.templates.compile import Compiled, Context, compile_template
 from deckforge.templates.data import check
-from deckforge.templates.draw import DeckDrawing, card_id, side_of
+from deckforge.templates.draw import DeckDrawing, card_id, once_each, side_of
 from deckforge.templates.load import EDITION_FOLDER, Layer, Library
 from deckforge.templates.trim import Trim
 from deckforge.text.script import is_rtl_locale
@@ -149,8 +149,8 @@ class CardStream:
 
     @property
     def problems(self) -> list[Problem]:
-        """Every problem found so far."""
-        return self._early + self.faces + self.backs
+        """Every problem found so far, each cause once."""
+        return self._early + once_each(self.faces) + once_each(self.backs)
 
     def whole(self) -> tuple[list[Card], list[Problem]]:
         """Every card, laid out now, and every problem found."""

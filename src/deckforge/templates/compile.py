@@ -18,6 +18,7 @@ from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
 from deckforge.templates import computed, geometry
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
+from deckforge.templates.carets import character_at
 from deckforge.templates.colours import Colour, ColourError, Colours
 from deckforge.templates.elements import (
     COMMON_KEYS,
@@ -27,6 +28,7 @@ from deckforge.templates.elements import (
     Whole,
     element_type,
 )
+from deckforge.templates.families import family_key
 from deckforge.templates.lengths import Box, LengthError, length, names_in, names_used
 from deckforge.templates.load import Template
 from deckforge.templates.spec import Spec
@@ -145,11 +147,14 @@ class Compiler:
 
     # --- helpers for elements ------------------------------------------------------------
 
-    def problem(self, spec: Spec, key: str, message: str) -> None:
-        """A problem with one key of an element. When the key was written in a template
-        this one extends, and a name it uses (``safe``, a size) was set in this one, the
-        problem is where that name was set: that is what made the value wrong."""
+    def problem(self, spec: Spec, key: str, message: str, at: int | None = None) -> None:
+        """A problem with one key of an element (at its character ``at``, if given). When
+        the key was written in a template this one extends, and a name it uses (``safe``,
+        a size) was set in this one, the problem is where that name was set: that is what
+        made the value wrong."""
         where = spec.at(key)
+        if at is not None and isinstance(spec.data.get(key), str):
+            where = character_at(where, self.template.files, spec.data[key], at)
         own = self.template.ref.file
         used = names_used(spec.data, key)
         if self.failed.intersection(used):
@@ -187,10 +192,14 @@ class Compiler:
         """An element's box (a zero box after reporting a problem)."""
         try:
             turn = float(spec.data.get("rotation", 0))
-            return geometry.place(spec.data, frame, self.names, turn)
+            found = geometry.place(spec.data, frame, self.names, turn)
         except geometry.GeometryError as exc:
             self.problem(spec, exc.key, str(exc))
             return geometry.Place(0, 0, 0, 0)
+        if frame.card is not None:
+            for key, message in geometry.past_bleed(found, frame.card):
+                self.problem(spec, key, message)
+        return found
 
     def length(self, spec: Spec, key: str, axis: str, box: Box, default: float = 0.0) -> float:
         """A length key of an element, ``%`` of ``box``."""
@@ -228,7 +237,7 @@ class Compiler:
                 shared = self.context.shared
                 pattern = computed.pattern(str(value), self.maps, spec.at(key), shared)
             except (BindError, computed.Failure) as exc:
-                self.problem(spec, key, str(exc))
+                self.problem(spec, key, str(exc), getattr(exc, "position", None))
                 return None
         self._need(pattern.fields, kind, spec.at(key))
         return pattern
@@ -303,7 +312,7 @@ class Compiler:
                     shared = self.context.shared
                     test = computed.condition(value, self.maps, spec.at(key), negate, shared)
                 except computed.Failure as exc:
-                    self.problem(spec, key, str(exc))
+                    self.problem(spec, key, str(exc), exc.position)
                 else:
                     found.append(test)
                     self._need(test.fields, "text", spec.at(key))
@@ -372,19 +381,24 @@ class Compiler:
         return TextLook(style, colour, str(merged.get("valign", "top")))
 
     def font(self, spec: Spec, weight: str) -> str:
-        """The weight key of a font file named by a style."""
+        """The weight key of a font file, or of a family of files, named by a style."""
+        named = spec.data["font"]
+        if isinstance(named, dict) or not str(named).lower().endswith((".ttf", ".otf")):
+            return family_key(self, spec, weight)
         path = self.path(spec, "font", (".ttf", ".otf"))
-        if path is None:
-            return weight
         try:
-            return fonts.register_file(path, weight)
+            return weight if path is None else fonts.register_file(path, weight)
         except (fonts.FontFileError, OSError) as exc:
             self.problem(spec, "font", str(exc))
             return weight
 
-    def path(self, spec: Spec, key: str, suffixes: tuple[str, ...]) -> Path | None:
-        """A file named by a key, relative to the file that wrote it, inside its root."""
-        target = spec.folder(key).file(str(spec.data[key]), suffixes)
+    def path(
+        self, spec: Spec, key: str, suffixes: tuple[str, ...], value: object = None
+    ) -> Path | None:
+        """A file named by a key (or ``value`` written there), relative to the file that
+        wrote it, inside its root."""
+        value = spec.data[key] if value is None else value
+        target = spec.folder(key).file(str(value), suffixes)
         if isinstance(target, str):
             self.problem(spec, key, target)
             return None

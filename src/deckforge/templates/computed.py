@@ -67,7 +67,11 @@ def _key(value: object) -> object:
 
 class Failure(ValueError):
     """An expression of a template that is wrong whatever the card: ``message`` says
-    what and at which column of the value."""
+    what and at which column of the value; ``position`` is that character's index."""
+
+    def __init__(self, message: str, position: int | None = None):
+        super().__init__(message)
+        self.position = position
 
 
 def compiled(
@@ -89,7 +93,8 @@ def compiled(
                 part.table = table
         _check_constants(node, shared or {})
     except expr.ExprError as exc:
-        raise Failure(f"{exc.message} at column {exc.position + 1} of {whole!r}") from None
+        message = f"{exc.message} at column {exc.position + 1} of {whole!r}"
+        raise Failure(message, exc.position) from None
     return node
 
 

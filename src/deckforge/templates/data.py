@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from deckforge.art import icons, images
-from deckforge.errors import Problem, SourceRef, close_matches
+from deckforge.errors import Problem, SourceRef, close_matches, display_path
 from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
@@ -42,20 +42,26 @@ def _missing(data: Rows, name: str, kind: str, where: SourceRef, template: str) 
         if data.columns
         else f"no card in {data.display} has the field '{name}'"
     )
-    return Problem(
-        data.ref,
-        f"the template '{template}' binds '{{{name}}}' ({kind}) at {where.where}, but "
-        f"{lacks}{hint}",
-    )
+    test = where.path.rpartition(".")[2]
+    if test in ("when", "unless"):
+        # A condition names a field, not a binding, and wants no kind of value.
+        uses = f"tests the field '{name}' in '{test}' at {where.where}"
+    else:
+        uses = f"binds '{{{name}}}' ({kind}) at {where.where}"
+    return Problem(data.ref, f"the template '{template}' {uses}, but {lacks}{hint}")
 
 
-def colour_problem(text: str, ref: SourceRef, own: Sequence[str]) -> Problem:
-    """A value that should be a colour and is not."""
+def colour_problem(
+    text: str, ref: SourceRef, own: Sequence[str], names: Sequence[str] = ()
+) -> Problem:
+    """A value that should be a colour and is not; the nearest of ``names`` (every
+    colour name a value may give) is suggested."""
     message = f"{text!r} is not a colour: use #RRGGBB, like '#E4572E'"
     if own:
-        guess = close_matches(text.lower(), own)
-        hint = f"; did you mean '{guess[0]}'?" if guess else ""
-        message += f", or a colour the template names ({', '.join(own)}){hint}"
+        message += f", or a colour the template names ({', '.join(own)})"
+    guess = close_matches(text.strip().lower(), sorted({*own, *names}))
+    if guess:
+        message += f"; did you mean '{guess[0]}'?"
     return Problem(ref, message)
 
 
@@ -83,7 +89,7 @@ class _Values:
                 if wrong is not None:
                     return Problem(ref, f"{text!r} is not a colour: {wrong}")
             elif not _HEX.match(text) and text.strip().lower() not in self.names:
-                return colour_problem(text, ref, self.own)
+                return colour_problem(text, ref, self.own, [*BASIC, *self.palette])
         elif kind == "icon":
             # Checked here, resolved where it is drawn: a text binding the same field
             # prints it as written, not as its hexcode.
@@ -104,7 +110,12 @@ class _Values:
         if not text.lower().endswith(images.SUFFIXES):
             return Problem(ref, f"'{text}' is not a PNG, JPEG or SVG file")
         if reason == MISSING:
-            return Problem(ref, f"the art file '{text}' does not exist")
+            folder = display_path(target.parent, self.root)
+            return Problem(
+                ref,
+                f"the art file '{text}' does not exist (looked in {folder}/: art a card's "
+                "data names is found beside the data file)",
+            )
         if reason is not None:
             return Problem(ref, not_a_file(text, reason))
         return Art(target, ref)
@@ -143,6 +154,8 @@ def check(
     values = _Values(data, root, palette, own)
     done: dict[int, dict[str, object]] = {}
     cards: list[dict[str, object]] = []
+    #: The cells of each wrong value of a field: one problem for each, at its first.
+    wrong: dict[tuple[str, str], tuple[Problem, list[SourceRef]]] = {}
     for row in data.rows:
         card = done.get(id(row))
         if card is None:
@@ -150,8 +163,22 @@ def check(
             for name, cell in row.items():
                 value = values.value(cell, kinds.get(name, "text"))
                 if isinstance(value, Problem):
-                    problems.append(value)
+                    wrong.setdefault((name, cell.value), (value, []))[1].append(cell.ref)
                 else:
                     card[name] = value
         cards.append(card)
-    return cards, problems
+    return cards, problems + [_once(problem, refs) for problem, refs in wrong.values()]
+
+
+def _once(problem: Problem, refs: list[SourceRef]) -> Problem:
+    """The problem of a value at its first cell, naming the other cells that hold it."""
+    if len(refs) == 1:
+        return problem
+    others = refs[1:]
+    shown = ", ".join(ref.cell or f"{ref.line}:{ref.column}" for ref in others[:3])
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    cells = "cell" if len(others) == 1 else "cells"
+    message = (
+        f"{problem.message} (also in {len(others)} more {cells} of this column: {shown}{more})"
+    )
+    return Problem(problem.ref, message, problem.severity)

@@ -176,3 +176,30 @@ def side_of(drawing: DeckDrawing, card: object, index: int, problems: list[Probl
 
 def _problem(ref: SourceRef, card: str, message: str) -> Problem:
     return Problem(ref, f"card '{card}': {message}")
+
+
+def once_each(problems: list[Problem]) -> list[Problem]:
+    """Cards' problems, each cause once: the same problem of the same template value, or
+    of cells of one column holding the same value, is one problem at its first place
+    that names how many more cards have it."""
+    groups: dict[tuple, list[Problem]] = {}
+    for problem in problems:
+        card, sep, what = problem.message.partition("': ")
+        if not card.startswith("card '") or not sep:
+            groups[(id(problem),)] = [problem]
+            continue
+        ref = problem.ref
+        column = ref.cell.rstrip("0123456789")
+        groups.setdefault((ref.file, ref.column, ref.path, column, what), []).append(problem)
+    out = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) > 1:
+            more = len(group) - 1
+            first = Problem(
+                first.ref,
+                f"{first.message} (and on {more} more card{'s' if more > 1 else ''})",
+                first.severity,
+            )
+        out.append(first)
+    return out

@@ -66,6 +66,12 @@ class Card:
         return 0.0, 0.0, self.w, self.h
 
 
+#: Points a box may reach past the bleed before it is a problem (rounding of lengths).
+_PAST = 0.01
+#: Points in a millimetre.
+MM = 72 / 25.4
+
+
 @dataclass(frozen=True, eq=False)
 class Frame:
     """Where children are measured: a box of ``w`` × ``h`` whose lower-left corner is at
@@ -207,6 +213,33 @@ def _quarter_turned(px: float, py: float, w: float, h: float, rotation: int, mir
         cy + lw / 2 * sin_ - lh / 2 * cos_,
     )
     return Place(0.0, 0.0, lw, lh, matrix, mirrored, rotation)
+
+
+def past_bleed(box: Place, card: Card) -> list[tuple[str, str]]:
+    """Where an element's box on the card leaves its bleed, which the cutter trims off:
+    (the key that places that side, what is wrong) for each way it does."""
+    corners = [(box.x, box.y), (box.x + box.w, box.y), (box.x, box.top), (box.x + box.w, box.top)]
+    if box.matrix is not None:
+        a, b, c, d, e, f = box.matrix
+        corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in corners]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    edge = card.bleed + _PAST
+    past = [
+        ("x", "left", -edge - min(xs)),
+        ("x", "right", max(xs) - card.w - edge),
+        ("y", "top", max(ys) - card.h - edge),
+        ("y", "bottom", -edge - min(ys)),
+    ]
+    bleed = f"{card.bleed / MM:.3g} mm"
+    return [
+        (
+            key,
+            f"the box reaches {(over + _PAST) / MM:.3g} mm past the card's bleed on the "
+            f"{side} (the bleed is {bleed} past the trim); what is drawn there is cut off",
+        )
+        for key, side, over in past
+        if over > 0
+    ]
 
 
 def _to_bleed(x: float, y: float, w: float, h: float, card: Card) -> tuple[float, ...]:

@@ -29,8 +29,12 @@ class LengthError(ValueError):
     """A length that cannot be read, with what is wrong in plain words."""
 
 
+#: The units a number may have, as a message lists them.
+UNITS = ("mm", "cm", "in", "pt", "%", "%w", "%h")
+
+
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>\d+(?:\.\d*)?|\.\d+)(?P<unit>%w|%h|%|mm|cm|in|pt)?"
+    r"\s*(?:(?P<number>\d+(?:\.\d*)?|\.\d+)(?P<unit>%[A-Za-z]*|[A-Za-z]+)?"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_-]*)|(?P<op>[-+*/(),]))"
 )
 
@@ -97,6 +101,12 @@ class _Parser:
                 raise LengthError(f"unexpected {bad!r}")
             position = match.end()
             if match["number"] is not None:
+                unit = match["unit"]
+                if unit and unit not in UNITS and not (unit[0] == "%" and unit[1:2] not in "wh"):
+                    raise LengthError(
+                        f"'{match['number']}{unit}': '{unit}' is not a unit lengths take "
+                        f"(they take {', '.join(UNITS)})"
+                    )
                 tokens.append(("number", match["number"], match["unit"] or ""))
             elif match["name"] is not None:
                 tokens.append(("name", match["name"], ""))

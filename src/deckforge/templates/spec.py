@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckforge.errors import SourceRef
+from deckforge.errors import SourceRef, display_path
 from deckforge.sources.load import MISSING, OUTSIDE, not_a_file, refusal
 
 
@@ -34,7 +34,8 @@ class Origin:
         if not value.lower().endswith(suffixes):
             return f"'{value}' is not a {' or '.join(suffixes)} file"
         if reason == MISSING:
-            return f"the file '{value}' does not exist"
+            where = display_path(target.parent, self.root)
+            return f"the file '{value}' does not exist (looked in {where}/)"
         if reason is not None:
             return not_a_file(value, reason)
         return target

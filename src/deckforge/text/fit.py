@@ -19,7 +19,7 @@ alike).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from deckforge.art import icons
@@ -56,9 +56,11 @@ class FitError(ValueError):
     """Text that cannot be set: it does not fit, a character has no glyph, or its markup
     is malformed (then ``position`` is the character of the text where it is)."""
 
-    def __init__(self, message: str, position: int | None = None):
+    def __init__(self, message: str, position: int | None = None, char: str | None = None):
         super().__init__(message)
         self.position = position
+        #: The character no font draws, when that is what is wrong.
+        self.char = char
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,7 @@ def undrawable(ch: str) -> FitError:
             f"; card suits and game symbols are drawn in DejaVu Sans, not installed here "
             f"(install Debian's {fonts.SYMBOL_PACKAGE})"
         )
-    return FitError(message)
+    return FitError(message, char=ch)
 
 
 def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:
@@ -220,21 +222,24 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 @lru_cache(maxsize=16384)
-def _marked_unit_width(word: str, styles: bytes, weight: str) -> float:
-    """Width at 1 pt of a word with markup: its letters in their styles, its icons."""
+def _marked_unit_width(word: str, styles: bytes, weight: str, scales: tuple = (1.0,)) -> float:
+    """Width at 1 pt of a word with markup: its letters in their styles (and spans'
+    sizes, ``scales`` by span number), its icons."""
     if OBJECT not in word and min(styles) == max(styles):
-        return _unit_width(word, _style_of(weight, styles[0]))
+        return _unit_width(word, _style_of(weight, styles[0])) * scales[styles[0] >> 2]
     total = 0.0
-    by_style: dict[str, list[str]] = {}
+    by_style: dict[tuple[str, float], list[str]] = {}
     # Shaped as one word (letters join across a change of style), then measured by style.
     for glyph in visual_order(word, False):
         ch, index = glyph.char, glyph.index
         if ch == OBJECT:
-            total += ICON_ADVANCE
+            total += ICON_ADVANCE * scales[styles[index] >> 2]
         elif ch not in INVISIBLE:
-            by_style.setdefault(_style_of(weight, styles[index]), []).append(ch)
-    for style, chars in by_style.items():
-        total += sum(fonts.width(t, font, 1.0) for t, font in runs_of("".join(chars), style))
+            key = (_style_of(weight, styles[index]), scales[styles[index] >> 2])
+            by_style.setdefault(key, []).append(ch)
+    for (style, scale), chars in by_style.items():
+        found = runs_of("".join(chars), style)
+        total += scale * sum(fonts.width(t, font, 1.0) for t, font in found)
     return total
 
 
@@ -245,16 +250,22 @@ def _measure_marked(paragraphs: tuple[Marked, ...], weight: str) -> list[tuple]:
     measured = []
     for paragraph in paragraphs:
         text, styles = paragraph.text, paragraph.styles
+        scales = markup.scales_of(paragraph)
         words = text.split(" ") if text else []
         starts, at = [], 0
         for word in words:
             starts.append(at)
             at += len(word) + 1
         widths = [
-            _marked_unit_width(word, styles[s : s + len(word)], weight)
+            _marked_unit_width(word, styles[s : s + len(word)], weight, scales)
             for word, s in zip(words, starts, strict=True)
         ]
-        spaces = [_unit_width(" ", _style_of(weight, styles[s - 1])) if s else 0.0 for s in starts]
+        spaces = [
+            _unit_width(" ", _style_of(weight, styles[s - 1])) * scales[styles[s - 1] >> 2]
+            if s
+            else 0.0
+            for s in starts
+        ]
         measured.append((paragraph, words, starts, widths, spaces))
     return measured
 
@@ -321,6 +332,12 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
         marked = markup.parse(text)
     except MarkupError as exc:
         raise FitError(str(exc), exc.position) from None
+    if marked.spans:  # a span's size as a share of the text's: it shrinks with it
+        spans = tuple(
+            replace(span, scale=span.size / style.size if span.size else 1.0)
+            for span in marked.spans
+        )
+        marked = replace(marked, spans=spans)
     paragraphs = markup.paragraphs(marked, locale)
     _check_marked(paragraphs, style.weight)
     measured = _measure_marked(paragraphs, style.weight)
@@ -382,6 +399,9 @@ def _placed(
     glyphs really reach. Each line of plain text (see :func:`_wrapper`) is one run."""
     ascent, descent = metrics(style.weight, size, rtl)
     line_height = size * style.leading * (1.15 if rtl else 1.0)
+    grow = markup.grown(lines) if not plain else 1.0
+    if grow != 1.0:  # room for the largest span on every line
+        ascent, descent, line_height = ascent * grow, descent * grow, line_height * grow
     if ascent - descent + (len(lines) - 1) * line_height <= height + 1e-6:
         if plain:
             set_lines = tuple([latin_line(line, style.weight, size) for line in lines])
@@ -392,7 +412,7 @@ def _placed(
         set_lines = tuple(set_line(line, style.weight, size, rtl) for line in lines)
         top, bottom = ink_extent(set_lines, style.weight, size)
         ascent, descent = metrics(style.weight, size, False)
-        ascent, descent = max(ascent, top), min(descent, bottom)
+        ascent, descent = max(ascent * grow, top), min(descent * grow, bottom)
         if ascent - descent <= height + 1e-6:
             return FittedText(set_lines, size, line_height, ascent, descent, rtl, style.align)
     return None

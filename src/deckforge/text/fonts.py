@@ -167,6 +167,11 @@ def keep_bytes(name: str, data: bytes) -> Path:
     return kept.store_file(name, _INSTANCE_VERSION, data, ".ttf")
 
 
+def instance_file(instance: Instance) -> Path:
+    """An instance's file in the cache, cut if need be."""
+    return _bytes_of(instance)[0]
+
+
 def _bytes_of(instance: Instance) -> tuple[Path, bytes]:
     """An instance's cached file and its bytes (cut if need be)."""
     found = cached_bytes(_name(instance))
@@ -183,12 +188,31 @@ _FILE_FACES: dict[str, tuple[FontFace, str]] = {}
 _FACES: dict[str, FontFace] = {}
 
 
+#: Each face of a project's font family, by the key of each of its faces: style → key.
+_FAMILY: dict[str, dict[str, str]] = {}
+
+
+def _style(bold: bool, italic: bool) -> str:
+    if italic:
+        return BOLD_ITALIC if bold else ITALIC
+    return BOLD if bold else REGULAR
+
+
 def styled(weight: str, bold: bool, italic: bool) -> str:
     """The style of text in ``weight`` (regular or bold) made bold and/or italic.
 
-    A font file a project names has one face: text in it made bold or italic is set in
-    the shipped face of that style (which shows the emphasis), the rest in the file's.
+    A font family a project declares sets emphasis in its own faces. A font file a
+    project names alone has one face: text in it made bold or italic is set in the
+    shipped face of that style (which shows the emphasis), the rest in the file's.
     """
+    family = _FAMILY.get(weight)
+    if family is not None:
+        own_style = next(style for style, key in family.items() if key == weight)
+        heavy = bold or own_style in (BOLD, BOLD_ITALIC)
+        slanted = italic or own_style in (ITALIC, BOLD_ITALIC)
+        wanted = family.get(_style(heavy, slanted))
+        if wanted is not None:
+            return wanted
     own = _FILE_FACES.get(weight)
     if own is not None:
         return styled(own[1], bold, italic) if bold or italic else weight
@@ -201,9 +225,25 @@ def styled(weight: str, bold: bool, italic: bool) -> str:
 
 def upright(style: str) -> str:
     """The upright style of the same weight."""
+    family = _FAMILY.get(style)
+    if family is not None:
+        if style == family.get(ITALIC):
+            return family[REGULAR]
+        if style == family.get(BOLD_ITALIC):
+            return family.get(BOLD, family[REGULAR])
     if style in _FILE_FACES:
         return style
     return BOLD if style in (BOLD, BOLD_ITALIC) else REGULAR
+
+
+def register_family(files: dict[str, Path], weight: str = REGULAR) -> str:
+    """A project's font family: the files of its faces by style (regular, and any of
+    bold, italic, bold_italic), each registered as :func:`register_file` does; returns
+    the key of its face of ``weight``. Markup in text set in it uses its own faces."""
+    family = {style: register_file(path, style) for style, path in files.items()}
+    for key in family.values():
+        _FAMILY[key] = family
+    return family.get(weight, family[REGULAR])
 
 
 class FontFileError(ValueError):

@@ -56,6 +56,9 @@ class Run:
     span: str = ""
     scale: float = 1.0
     spacing: float = 0.0
+    #: A markup span's own size in points (0: the line's) and colour (#RRGGBB, or "").
+    size: float = 0.0
+    colour: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,11 +177,12 @@ def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list
     A piece changes with the face and, in right-to-left text, with direction; a space
     ends one in right-to-left text; punctuation stays with the piece before it."""
     pieces: list[tuple[str, str, list[int]]] = []
-    key: tuple[str, bool] | None = None
+    key: tuple[str, bool, int] | None = None
     key_style = weight
     for index, glyph in enumerate(glyphs):
         ch = glyph.char
         style = weight if styles is None else style_of(weight, styles[glyph.index])
+        number = 0 if styles is None else styles[glyph.index] >> 2
         if ch == OBJECT:
             pieces.append(("icon", "", [index]))
             key = None
@@ -203,19 +207,21 @@ def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list
             and not (rtl and (ltr or key[1]))
             and (ch.isspace() or ch in _NEUTRAL)
             and style == key_style
+            and number == key[2]
             and ord(ch) in fonts.coverage(key[0])
         ):
             pieces[-1][2].append(index)  # punctuation stays with its neighbour
             continue
-        if key != (font, ltr):
+        if key != (font, ltr, number):
             pieces.append(("text", font, []))
-        key, key_style = (font, ltr), style
+        key, key_style = (font, ltr, number), style
         pieces[-1][2].append(index)
     return pieces
 
 
 def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     """Shape, reorder and split one logical line into positioned runs (and icons)."""
+    # One pass over the glyphs: faces, spans, marks and icons share its offset.
     marked = line if isinstance(line, Marked) else None
     logical = line.text if isinstance(line, Marked) else line
     if not rtl and not has_arabic(logical):
@@ -235,6 +241,9 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
     chars: list[str] = []
     face, start, offset = "", 0.0, 0.0
     wider = 0.0  # what variant glyphs add to the piece's width (see shaping)
+    whole = size
+    spans = (None, *marked.spans) if marked is not None else (None,)
+    span = None  # the markup span of the run being gathered
 
     def close() -> None:
         # The run's marks for poppler go before it: each is a text object of its own.
@@ -242,10 +251,19 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
         marks.clear()
         if chars:
             text = "".join(chars)
-            runs.append(Run(text, face, start, fonts.width(text, face, size)))
+            width = fonts.width(text, face, size)
+            if span is None:
+                runs.append(Run(text, face, start, width))
+            else:
+                runs.append(Run(text, face, start, width, size=size, colour=span.colour))
             chars.clear()
 
     for kind, drawn_in, indices in _pieces(glyphs, styles, weight, rtl):
+        piece_span = spans[styles[glyphs[indices[0]].index] >> 2] if styles else None
+        if piece_span is not span:
+            close()
+            face, span = "", piece_span  # a new run starts where the span changes
+            size = whole * (span.scale if span is not None else 1.0)
         if kind == "icon":
             close()
             icons.append(inline_icon(codes[glyphs[indices[0]].index], offset, size))
@@ -368,9 +386,12 @@ def _marked_latin_line(marked: Marked, weight: str, size: float) -> Line | None:
     icons: list[InlineIcon] = []
     offset = 0.0
     joins = False  # whether the next piece may join the last run (no icon between)
+    whole = size
     for stretch in markup.STRETCH.finditer(marked.styles):
         first, stop = stretch.span()
         face = fonts.face("latin", style_of(weight, marked.styles[first]))
+        span = markup.span_of(marked, marked.styles[first])
+        size = whole * (span.scale if span is not None else 1.0)
         if not face.coverage.issuperset(map(ord, text[first:stop].replace(OBJECT, ""))):
             return None
         for index, piece in enumerate(text[first:stop].split(OBJECT)):
@@ -381,12 +402,13 @@ def _marked_latin_line(marked: Marked, weight: str, size: float) -> Line | None:
             if not piece:
                 continue
             drawn = drawable(piece)
-            if joins and runs[-1].font == face.name:
+            own = (size if span else 0.0, span.colour if span else "")
+            if joins and runs[-1].font == face.name and (runs[-1].size, runs[-1].colour) == own:
                 # Styles that draw alike (bold markup in bold text) make one run.
                 drawn = runs[-1].text + drawn
                 offset = runs.pop().offset
             run_width = fonts.width(drawn, face.name, size)
-            runs.append(Run(drawn, face.name, offset, run_width))
+            runs.append(Run(drawn, face.name, offset, run_width, size=own[0], colour=own[1]))
             offset += run_width
             joins = True
     return Line(copied(text, marked.icons), tuple(runs), offset, tuple(icons))

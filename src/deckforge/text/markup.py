@@ -10,8 +10,15 @@ spreadsheet cell, plus two icon tokens:
                     or by the Unicode name of a one-character emoji (``:crossed_swords:``)
 ``{icon:1F5E1}``    an OpenMoji icon by its hexcode (or the emoji itself)
 a newline, ``\n``   a line break (``\n`` is the form to type in a CSV or XLSX cell)
-``\*`` ``\:``       a literal ``*``, ``:``; also ``\{`` and ``\\``
+``\*`` ``\:``       a literal ``*``, ``:``; also ``\{``, ``\[`` and ``\\``
+``[size=14pt]…[/]`` a span: ``size`` (pt), ``colour`` (``#RRGGBB``), ``weight``
+                    (``bold``, ``regular``) and ``style`` (``italic``, ``upright``),
+                    any of them, in one span: ``[size=14pt colour=#C8102E]word[/]``;
+                    spans nest, and ``[/]`` closes the last one opened
 ==================  ==============================================================
+
+A span's size is kept as a share of the text's own size: when text is shrunk to fit,
+its spans shrink with it. A ``[`` that starts no span (``[Hearts]``) is just a bracket.
 
 As in Markdown, an asterisk with a space on both sides (``5 * 3``) is just an asterisk;
 one that must open or close emphasis and cannot is an error, as is emphasis left open or
@@ -43,16 +50,25 @@ ITALIC = 2
 #: direction of the text around it and joins to no letter.
 OBJECT = "\ufffc"
 
+#: The keys a span sets, as ``[key=value ...]``.
+SPAN_KEYS = ("size", "colour", "weight", "style")
+#: A span's opening; what sets it is checked when it is read.
+_SPAN = re.compile(r"\[((?:size|colou?r|weight|style)=[^\]\[]*)\]")
+#: Most spans a text may open (its characters' style bits hold the span's number).
+MAX_SPANS = 63
 #: A quick test for text that may hold markup (most text holds none).
-_MAYBE = re.compile(r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:")
+_MAYBE = re.compile(
+    r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:|\[(?:size|colou?r|weight|style)=|\[/\]"
+)
 _WHITESPACE = re.compile(r"\s+")
 #: A stretch of characters of one style, in a Marked's styles.
 STRETCH = re.compile(rb"(.)\1*", re.DOTALL)
 #: Characters that cannot start markup.
-_PLAIN = re.compile(r"[^*\\:{\ufffc]*")
+_PLAIN = re.compile(r"[^*\\:{\[\ufffc]*")
 _NAME = re.compile(r":([A-Za-z][A-Za-z0-9_+-]*):")
 _HEX = re.compile(r"\{icon:([^}]*)\}")
-_ESCAPED = {"*": "*", ":": ":", "{": "{", "\\": "\\", "n": "\n"}
+_ESCAPED = {"*": "*", ":": ":", "{": "{", "[": "[", "\\": "\\", "n": "\n"}
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 _EMPHASIS = {1: ITALIC, 2: BOLD, 3: BOLD | ITALIC}
 _WHAT = {ITALIC: "italic", BOLD: "bold", BOLD | ITALIC: "bold italic"}
 
@@ -63,6 +79,24 @@ class MarkupError(ValueError):
     def __init__(self, message: str, position: int):
         super().__init__(message)
         self.position = position
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a span sets: ``size`` in points (or, once fitted, ``scale``: the share of the
+    text's size), ``colour`` as ``#RRGGBB``, and the style bits it sets and clears."""
+
+    size: float = 0.0
+    scale: float = 1.0
+    colour: str = ""
+    sets: int = 0
+    clears: int = 0
+
+
+def span_of(marked: Marked, bits: int) -> Span | None:
+    """The span a character with style ``bits`` is in, or None."""
+    number = bits >> 2
+    return marked.spans[number - 1] if number else None
 
 
 @dataclass(frozen=True)
@@ -78,13 +112,19 @@ class Marked:
     text: str
     styles: bytes
     icons: tuple[str, ...]
+    #: The spans (``[size=14pt]…[/]``) characters' style bits number from 1, above the
+    #: two bits of emphasis.
+    spans: tuple[Span, ...] = ()
 
     def slice(self, start: int, end: int) -> Marked:
         """The part of the text from ``start`` to ``end``, with its styles and icons."""
         first = self.text.count(OBJECT, 0, start)
         count = self.text.count(OBJECT, start, end)
         return Marked(
-            self.text[start:end], self.styles[start:end], self.icons[first : first + count]
+            self.text[start:end],
+            self.styles[start:end],
+            self.icons[first : first + count],
+            self.spans,
         )
 
 
@@ -98,7 +138,9 @@ def parse(text: str) -> Marked:
     """Take the markup out of text; raise MarkupError where it is malformed."""
     parser = _Parser(text)
     parser.run()
-    return Marked("".join(parser.chars), bytes(parser.styles), tuple(parser.icons))
+    return Marked(
+        "".join(parser.chars), bytes(parser.styles), tuple(parser.icons), tuple(parser.spans)
+    )
 
 
 def paragraphs(marked: Marked, locale: str) -> tuple[Marked, ...]:
@@ -127,7 +169,7 @@ def paragraphs(marked: Marked, locale: str) -> tuple[Marked, ...]:
         joined = "".join(text)
         if joined.endswith(" "):
             joined, styles = joined[:-1], styles[:-1]
-        paragraphs.append(Marked(joined, bytes(styles), part.icons))
+        paragraphs.append(Marked(joined, bytes(styles), part.icons, marked.spans))
         start = end + 1
     return tuple(paragraphs)
 
@@ -145,10 +187,42 @@ class _Parser:
         self.style = 0
         #: Where each open emphasis was opened, by its bit.
         self.opened: dict[int, int] = {}
+        self.spans: list[Span] = []
+        #: The numbers of the spans open, innermost last, and where each was opened.
+        self.open_spans: list[tuple[int, int]] = []
 
     def add(self, chars: str) -> None:
         self.chars.append(chars)
-        self.styles.extend([self.style] * len(chars))
+        self.styles.extend([self.restyled()] * len(chars))
+
+    def restyled(self) -> int:
+        """The style byte of the next characters: emphasis, as the innermost span sets
+        it, and that span's number."""
+        if not self.open_spans:
+            return self.style
+        number = self.open_spans[-1][0]
+        span = self.spans[number - 1]
+        return ((self.style | span.sets) & ~span.clears & 3) | number << 2
+
+    def span(self, at: int) -> int:
+        """Open a span (``[size=14pt]``) or close one (``[/]``); where it ends."""
+        text = self.text
+        if text.startswith("[/]", at):
+            if not self.open_spans:
+                raise MarkupError(f"'[/]' at character {at + 1} closes no span", at)
+            self.open_spans.pop()
+            return at + 3
+        found = _SPAN.match(text, at)
+        if found is None:
+            self.add("[")  # a bracket that starts no span
+            return at + 1
+        outer = self.spans[self.open_spans[-1][0] - 1] if self.open_spans else Span()
+        span = _read_span(found.group(1), outer, at)
+        if len(self.spans) >= MAX_SPANS:
+            raise MarkupError(f"more than {MAX_SPANS} spans in one text (character {at + 1})", at)
+        self.spans.append(span)
+        self.open_spans.append((len(self.spans), at))
+        return found.end()
 
     def run(self) -> None:
         text, at = self.text, 0
@@ -164,6 +238,8 @@ class _Parser:
                 at += 2
             elif ch == "*":
                 at = self.emphasis(at)
+            elif ch == "[":
+                at = self.span(at)
             elif ch == ":" and (found := _NAME.match(text, at)):
                 self.icon(_by_name(found.group(1), at))
                 at = found.end()
@@ -178,6 +254,9 @@ class _Parser:
             else:
                 self.add(ch)
                 at += 1
+        if self.open_spans:
+            where = self.open_spans[-1][1]
+            raise MarkupError(f"the span at character {where + 1} is never closed by '[/]'", where)
         for bit, where in sorted(self.opened.items(), key=lambda item: item[1]):
             mark = "*" * (3 if bit == BOLD | ITALIC else 2 if bit == BOLD else 1)
             raise MarkupError(
@@ -233,6 +312,39 @@ class _Parser:
         return end
 
 
+def _read_span(settings: str, outer: Span, at: int) -> Span:
+    """A span's settings (``size=14pt colour=#C8102E``) over those of the span it is in."""
+    size, colour, sets, clears = outer.size, outer.colour, outer.sets, outer.clears
+    for setting in settings.split():
+        key, _, value = setting.partition("=")
+        where = f"in the span at character {at + 1}"
+        if key == "size":
+            number = value[:-2] if value.endswith("pt") else value
+            try:
+                size = float(number)
+            except ValueError:
+                size = -1.0
+            if not 0.5 <= size <= 500:
+                raise MarkupError(f"size={value} {where}: give a size from 0.5pt to 500pt", at)
+        elif key in ("colour", "color"):
+            if not _HEX_COLOUR.fullmatch(value):
+                raise MarkupError(f"colour={value} {where}: give #RRGGBB, like #C8102E", at)
+            colour = value.upper()
+        elif key in ("weight", "style"):
+            bit, on, off = (
+                (BOLD, "bold", "regular") if key == "weight" else (ITALIC, "italic", "upright")
+            )
+            if value not in (on, off):
+                raise MarkupError(f"{key}={value} {where}: give {on} or {off}", at)
+            sets, clears = (
+                (sets | bit, clears & ~bit) if value == on else (sets & ~bit, clears | bit)
+            )
+        else:
+            keys = ", ".join(SPAN_KEYS)
+            raise MarkupError(f"'{setting}' {where}: a span sets {keys}", at)
+    return Span(size=size, colour=colour, sets=sets, clears=clears)
+
+
 def _by_name(name: str, at: int) -> str:
     code = icons.named(name)
     if code is None:
@@ -249,3 +361,18 @@ def _by_code(spec: str, at: int) -> str:
             f"'{{icon:{spec}}}' at character {at + 1}: OpenMoji has no icon '{spec}'", at
         )
     return code
+
+
+def scales_of(marked: Marked) -> tuple[float, ...]:
+    """The share of the text's size each span number sets (1 for none)."""
+    return (1.0, *(span.scale for span in marked.spans))
+
+
+def grown(lines: list) -> float:
+    """How much taller than the text's size its largest span makes its lines."""
+    grow = 1.0
+    for line in lines:
+        if isinstance(line, Marked) and line.spans:
+            scales = scales_of(line)
+            grow = max(grow, *(scales[bits >> 2] for bits in set(line.styles)))
+    return grow

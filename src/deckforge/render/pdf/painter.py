@@ -33,6 +33,7 @@ from deckforge.drawing.ops import (
     Text,
     Transform,
     Use,
+    hex_colour,
 )
 from deckforge.render import colour
 from deckforge.render.colour import Converter, is_area
@@ -253,8 +254,12 @@ class Painter(Pictures):
             self.page_forms.add(form)
             adapter.use_form(self.c, form)
 
+    def _span_colour(self, code: str) -> str:
+        """The fill operator of a markup span's colour (``#RRGGBB``)."""
+        return self.colour(hex_colour(code))
+
     def text(self, op: Text) -> None:
-        self.code.extend(self.writer.text(op, self.colour(op.colour)))
+        self.code.extend(self.writer.text(op, self.colour(op.colour), self._span_colour))
         for icon in op.inline_icons():
             self.icon(icon)
 

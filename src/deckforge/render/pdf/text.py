@@ -46,21 +46,25 @@ class TextWriter:
         #: Each face's subsets' names in the file, by face and subset.
         self.names: dict[tuple[str, int], str] = {}
 
-    def text(self, op: Text, colour: str) -> list[str]:
-        """The operators drawing ``op`` (``colour`` sets its fill): each line's runs (and
-        its icons' stand-ins) in one text object. Cards repeat a line at the same place
-        (their names' first lines): each is written once."""
+    def text(self, op: Text, colour: str, paint=None) -> list[str]:
+        """The operators drawing ``op`` (``colour`` sets its fill; ``paint`` gives the
+        operator of a markup span's ``#RRGGBB``): each line's runs (and its icons'
+        stand-ins) in one text object. Cards repeat a line at the same place (their
+        names' first lines): each is written once."""
         cached = self.code.get(id(op))
         if cached is None:
             size = op.fitted.size
             lines = []
             for x, y, line in op.baselines():
-                key = (id(line), x, y, size)
+                # A line with coloured spans sets the text's colour again after them.
+                coloured = paint is not None and any(run.colour for run in line.runs)
+                key = (id(line), x, y, size, colour if coloured else None)
                 known = self.lines.get(key)
                 if known is None or known[0] is not line:
                     if len(self.lines) >= _KEPT:
                         self.lines.clear()  # as the texts' operators below
-                    known = self.lines[key] = (line, self.new_line(line, x, y, size))
+                    spans = (colour, paint) if coloured else None
+                    known = self.lines[key] = (line, self.new_line(line, x, y, size, spans))
                 lines.append(known[1])
             if len(self.code) >= _KEPT:
                 # Each card's own texts are drawn once: kept, a large deck's would all
@@ -69,9 +73,10 @@ class TextWriter:
             cached = self.code[id(op)] = (op, lines)
         return [colour, *cached[1]]
 
-    def new_line(self, line, x: float, y: float, size: float) -> str:
+    def new_line(self, line, x: float, y: float, size: float, spans=None) -> str:
         """One line's text object: each run shown at its place, the subset it is in set
-        where it changes."""
+        where it changes, a markup span's size and colour (``spans``: the text's colour
+        operator and what makes a span's) where they change."""
         runs = line.runs
         if line.icons:
             # In the order they are seen, for extraction that reads the stream's order.
@@ -80,7 +85,14 @@ class TextWriter:
         parts = ["BT"]
         current = ""
         size_code = fp_str(size)
+        painted = ""
         for run in runs:
+            if spans is not None and run.colour != painted:
+                parts.append(spans[1](run.colour) if run.colour else spans[0])
+                painted = run.colour
+            run_size = fp_str(run.size) if run.size else size_code
+            if run_size != size_code or current.endswith("*"):
+                current = ""  # the size changes: the face is set again
             if run.span:
                 parts.append(f"/Span <</ActualText <{_utf16_hex(run.span)}>>> BDC")
             parts.append(f"{fp_str(run.scale)} 0 0 1 {fp_str(x + run.offset, y)} Tm")
@@ -94,13 +106,15 @@ class TextWriter:
                 parts.append(f"{fp_str(run.spacing)} Tc")
             for name, show in shown:
                 if name != current:
-                    parts.append(f"{name} {size_code} Tf")
-                    current = name
+                    parts.append(f"{name} {run_size} Tf")
+                    current = name if run_size == size_code else name + "*"
                 parts.append(show)
             if run.spacing:
                 parts.append("0 Tc")
             if run.span:
                 parts.append("EMC")
+        if painted and spans is not None:
+            parts.append(spans[0])
         parts.append("ET")
         return " ".join(parts)
 

@@ -11,22 +11,26 @@ from __future__ import annotations
 from dataclasses import replace
 
 from deckforge.drawing.ops import Text as TextOp
-from deckforge.templates.bind import Scope, skeleton
+from deckforge.errors import SourceRef
+from deckforge.model import Text as SourceText
+from deckforge.templates.bind import OPAQUE, Field, Scope, skeleton
 from deckforge.templates.elements import _COLOUR, _LENGTH, CardError, Element
+from deckforge.templates.families import SCHEMA as FAMILY
 from deckforge.templates.lengths import Box
 from deckforge.text import markup
-from deckforge.text.fit import FitError
+from deckforge.text.fit import FitError, check_glyphs, prepare
 from deckforge.text.script import is_rtl_locale
 from deckforge.text.spacing import fit_spaced
 
 #: The keys a style has; a text element may give any of them to change its style.
 STYLE_KEYS: dict[str, dict] = {
     "font": {
-        "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default) "
-        "or a TrueType font file in the project, relative to this file.",
-        "type": "string",
-        "minLength": 1,
-        "maxLength": 300,
+        "description": "'sans' (Noto Sans, with Noto Sans Arabic for Persian; the default), "
+        "a TrueType font file in the project, relative to this file, a family of them "
+        "whose faces markup uses: {regular: A.ttf, bold: A-Bold.ttf, italic: A-Italic.ttf, "
+        "bold_italic: A-BoldItalic.ttf}, or the name of a family installed as a Python "
+        "font package (fontpkg-…), like 'Noto Serif'.",
+        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300}, FAMILY],
     },
     "weight": {"description": "regular or bold.", "enum": ["regular", "bold"]},
     "font_size": {**_LENGTH, "description": "The size it is set at when it fits (default 10pt)."},
@@ -62,7 +66,8 @@ class Text(Element):
         "text": {
             "description": "The text: words and bindings to the card's fields, like "
             "'{question}', with markup: **bold**, *italic*, \\n for a line break, icons as "
-            "':sword:' or '{icon:1F5E1}'.",
+            "':sword:' or '{icon:1F5E1}', spans as '[size=14pt colour=#C8102E]word[/]' "
+            "(size, colour, weight, style).",
             "type": "string",
             "maxLength": 2000,
         },
@@ -88,9 +93,10 @@ class Text(Element):
             if markup.has_markup(own):
                 # Markup of the template's own text is its problem, whatever the cards hold.
                 try:
-                    markup.parse(own)
+                    own = markup.parse(own).text
                 except markup.MarkupError as exc:
                     compiler.problem(spec, "text", str(exc))
+                    own = ""
         look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
         self.colour = look.colour
         self.uses(*look.colour.fields)
@@ -102,6 +108,14 @@ class Text(Element):
         fitter = {"left": "left", "right": "end", "centre": "centre", "start": "start"}
         align = fitter.get(align, "left" if rtl else "end")
         self.style = replace(look.style, align=align)
+        if self.pattern is not None:
+            try:  # a character of the template's own text: its problem, reported once
+                plain = own.replace(markup.OBJECT, "").replace(OPAQUE, "")
+                check_glyphs(prepare(plain, compiler.locale), look.style.weight)
+            except FitError as exc:
+                at = str(spec.data["text"]).find(exc.char or "\0")
+                compiler.problem(spec, "text", str(exc), at if at >= 0 else None)
+                self.pattern = None
         self.locale = compiler.locale
         self.text_ref = spec.at("text")
         own = Box(self.place.w, self.place.h)
@@ -124,6 +138,8 @@ class Text(Element):
         try:
             fitted = fit_spaced(value, p.w, p.h, self.style, self.locale, self.spacing)
         except FitError as exc:
+            if exc.char is not None:  # at the card's value that holds it
+                ref = self._holder(scope, exc.char) or ref
             raise CardError(ref or self.text_ref, str(exc)) from None
         top = p.top
         if self.valign == "middle":
@@ -137,3 +153,18 @@ class Text(Element):
         return [
             TextOp(p.x, top, p.w, fitted, colour, outline=outline, outline_width=self.outline_width)
         ]
+
+    def _holder(self, scope: Scope, char: str) -> SourceRef | None:
+        """Where the card's value holding a character is (the first that does)."""
+        for part in self.pattern.parts:
+            if type(part) is str:
+                continue
+            if type(part) is Field:
+                found = scope.value(part)
+                if isinstance(found, SourceText) and char in str(found.value):
+                    return found.ref
+            else:
+                text, where = part.text(scope)
+                if char in text and where is not None:
+                    return where
+        return None
