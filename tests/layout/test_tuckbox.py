@@ -189,6 +189,22 @@ def test_a_shop_file_carries_the_die_line_as_cut_and_crease_separations(poker, p
     assert layered == (profile == "printer")
 
 
+def test_preflight_fails_a_tuck_box_whose_die_line_does_not_overprint(poker, tmp_path):
+    out, entries = poker
+    entry = next(e for e in entries if e["profile"] == "printer" and e["deck"] == "trivia-box")
+    with pikepdf.open(out / entry["path"]) as document:
+        for state in document.pages[0].Resources.ExtGState.values():
+            if "/OP" in state:
+                state.OP = False
+        document.save(tmp_path / "box.pdf")
+    report = preflight_file(tmp_path / "box.pdf", entry)
+    (die,) = [c for c in report.checks if c.name == "die line"]
+    assert (die.status, die.detail) == (
+        "fail",
+        "page 1: the CutContour path does not overprint (and 1 more problem)",
+    )
+
+
 def test_a_home_sheet_draws_its_die_line_in_black_with_no_spot_colour(poker):
     out, _ = poker
     with pikepdf.open(out / "quiz" / "pnp-a4" / "trivia-box.pdf") as document:
