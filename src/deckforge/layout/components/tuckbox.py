@@ -127,10 +127,10 @@ def die_line_ops(die: DieLine, x: float, y: float, profile: Profile) -> list:
     if profile.document_bleed > 0:
         points = [(x + px, y + py) for px, py in die.cut]
         moves = [f"{_n(px)} {_n(py)} {'m' if i == 0 else 'l'}" for i, (px, py) in enumerate(points)]
-        folds = [
+        creases = [
             f"{_n(x + a[0])} {_n(y + a[1])} m {_n(x + b[0])} {_n(y + b[1])} l" for a, b in die.folds
         ]
-        return [DieCut(" ".join(moves) + " h", " ".join(folds), FOLD_DASH)]
+        return [DieCut(" ".join(moves) + " h", " ".join(creases), FOLD_DASH)]
     cut = Polygon(tuple((x + px, y + py) for px, py in die.cut), stroke=BLACK, line_width=0.5)
     folds = [
         Line(x + a[0], y + a[1], x + b[0], y + b[1], BLACK, 0.5, FOLD_DASH) for a, b in die.folds
@@ -139,6 +139,7 @@ def die_line_ops(die: DieLine, x: float, y: float, profile: Profile) -> list:
 
 
 def _n(value: float) -> str:
+    """A coordinate as a PDF number: four decimals at most, no trailing zeros."""
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
