@@ -324,6 +324,42 @@ def test_png_exports_are_each_card_at_its_own_size(shapes, tmp_path):
         assert {Image.open(face).size for face in faces} == {size}, deck
 
 
+def _magenta(image):
+    """A mask of the pixels the die line's alternate (100 % magenta) paints: red and blue
+    far above green."""
+    import numpy as np
+
+    rgb = np.asarray(image.convert("RGB"), dtype=int)
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    return (r - g > 80) & (b - g > 50)
+
+
+def test_png_exports_of_round_tokens_leave_out_the_die_line(shapes, tmp_path):
+    """The printer page shows its CutContour line at the cut; the exported face has no
+    magenta pixel there, and away from the cut it is the rasterized page."""
+    import numpy as np
+    from PIL import Image
+
+    from deckforge.render.raster import carry_out, png_plan, read_deck
+
+    path, found = _entry(shapes, "tokens", "printer")
+    carry_out([png_plan(read_deck(path, found), tmp_path)])
+    face = Image.open(sorted(tmp_path.glob("*-face.png"))[0]).convert("RGB")
+    page = rasterize(path, 1, 300).convert("RGB")
+    assert face.size == page.size
+    # The cut: a circle of the trim's diameter about the page's centre, within 3 px.
+    scale = 300 / 72
+    rows, cols = np.indices((page.height, page.width))
+    centre_x, centre_y = page.width / 2, page.height / 2
+    radius = mm(found["trim_mm"][0]) / 2 * scale
+    near = np.abs(np.hypot(cols + 0.5 - centre_x, rows + 0.5 - centre_y) - radius) < 3
+    assert _magenta(page)[near].sum() > 100  # the viewer's page does show the die line
+    assert _magenta(face).sum() == 0
+    ours, theirs = np.asarray(face, dtype=float), np.asarray(page, dtype=float)
+    assert np.abs(ours - theirs)[~near].mean() < 0.5
+    assert np.abs(ours - theirs)[~near].max() <= 8
+
+
 def test_a_flat_hexagon_is_given_across_its_corners_by_its_width(shapes):
     _, found = _entry(shapes, "flat", "printer")
     assert found["trim_mm"] == [50.0, 43.3] and found["shape"] == "hexagon-flat"

@@ -43,12 +43,14 @@ def _game(root: Path, cards: int) -> Path:
 
 @pytest.fixture(scope="module")
 def poker(tmp_path_factory) -> tuple[Path, list[dict]]:
-    """The starter game with a 52-card trivia deck, built in pnp-a4 and printer."""
+    """The starter game with a 52-card trivia deck, built in pnp-a4, printer and
+    printer-cmyk."""
     root = tmp_path_factory.mktemp("poker")
     decks = _game(root, 52)
     out = root / "build"
     args = ["--decks", str(decks), "build", "--out", str(out), "--quiet"]
-    assert main([*args, "--profile", "pnp-a4", "--profile", "printer"]) == 0
+    profiles = ("pnp-a4", "printer", "printer-cmyk")
+    assert main([*args, *(f"--profile={p}" for p in profiles)]) == 0
     entries = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["outputs"]
     return out, entries
 
@@ -73,7 +75,7 @@ def test_the_inside_is_what_the_deck_needs_within_a_millimetre():
 
 def test_a_poker_deck_box_fits_one_a4_sheet_and_passes_preflight(poker):
     out, entries = poker
-    for profile in ("pnp-a4", "printer"):
+    for profile in ("pnp-a4", "printer", "printer-cmyk"):
         entry = next(e for e in entries if e["profile"] == profile and e["deck"] == "trivia-box")
         assert entry["kind"] == "tuckbox" and entry["pages"] == 1
         report = preflight_file(out / entry["path"], entry)
@@ -128,6 +130,87 @@ def test_the_cut_and_fold_lines_are_printed_where_the_die_line_says(poker):
     flap = [x for x, y in outline if y == bottom]
     middle = (min(flap) + max(flap)) / 2
     assert _darkest(gray, middle, bottom - mm(1)) > 240
+
+
+def _stroked(page) -> list[tuple[str, str, bool, str, list]]:
+    """Each stroked path of a page's own content: its stroking colour space's resource
+    name and its Separation's colourant ('' for others), whether it overprints, the
+    layer it is on ('' for none) and the dash array."""
+    resources = page.Resources
+    spaces = resources.get("/ColorSpace", {})
+    states = resources.get("/ExtGState", {})
+    groups = resources.get("/Properties", {})
+    found, stack, layers = [], [], []
+    space, overprint, dash = "", False, []
+    for operands, operator in pikepdf.parse_content_stream(page):
+        op = str(operator)
+        if op == "q":
+            stack.append((space, overprint, dash))
+        elif op == "Q":
+            space, overprint, dash = stack.pop()
+        elif op == "CS":
+            space = str(operands[0])
+        elif op in ("RG", "K", "G"):
+            space = ""
+        elif op == "gs":
+            overprint = bool(states[str(operands[0])].get("/OP", overprint))
+        elif op == "d":
+            dash = [float(v) for v in operands[0]]
+        elif op == "BDC":
+            layers.append(str(groups[str(operands[1])].Name) if str(operands[0]) == "/OC" else "")
+        elif op == "BMC":
+            layers.append("")
+        elif op == "EMC":
+            layers.pop()
+        elif op == "S":
+            entry = spaces.get(space) if space else None
+            sep = str(entry[1])[1:] if entry is not None and str(entry[0]) == "/Separation" else ""
+            found.append((space, sep, overprint, next((n for n in layers[::-1] if n), ""), dash))
+    return found
+
+
+@pytest.mark.parametrize("profile", ["printer", "printer-cmyk"])
+def test_a_shop_file_carries_the_die_line_as_cut_and_crease_separations(poker, profile):
+    """In a shop's file the cut is one overprinting path in the Separation CutContour and
+    the folds one dashed path in the Separation Crease: each on its own layer in PDF/X-4
+    (printer), with no optional content at all in PDF/X-1a (printer-cmyk)."""
+    out, _ = poker
+    with pikepdf.open(out / "quiz" / profile / "trivia-box.pdf") as document:
+        (page,) = document.pages
+        die = [s for s in _stroked(page) if s[1]]
+        layered = "/OCProperties" in document.Root
+    wanted_layers = ("CutContour", "Crease") if profile == "printer" else ("", "")
+    assert [(sep, over, layer) for _, sep, over, layer, _ in die] == [
+        ("CutContour", True, wanted_layers[0]),
+        ("Crease", True, wanted_layers[1]),
+    ]
+    (_, _, _, _, cut_dash), (_, _, _, _, fold_dash) = die
+    assert cut_dash == [] and fold_dash == pytest.approx(list(FOLD_DASH))
+    assert layered == (profile == "printer")
+
+
+def test_preflight_fails_a_tuck_box_whose_die_line_does_not_overprint(poker, tmp_path):
+    out, entries = poker
+    entry = next(e for e in entries if e["profile"] == "printer" and e["deck"] == "trivia-box")
+    with pikepdf.open(out / entry["path"]) as document:
+        for state in document.pages[0].Resources.ExtGState.values():
+            if "/OP" in state:
+                state.OP = False
+        document.save(tmp_path / "box.pdf")
+    report = preflight_file(tmp_path / "box.pdf", entry)
+    (die,) = [c for c in report.checks if c.name == "die line"]
+    assert (die.status, die.detail) == (
+        "fail",
+        "page 1: the CutContour path does not overprint (and 1 more problem)",
+    )
+
+
+def test_a_home_sheet_draws_its_die_line_in_black_with_no_spot_colour(poker):
+    out, _ = poker
+    with pikepdf.open(out / "quiz" / "pnp-a4" / "trivia-box.pdf") as document:
+        (page,) = document.pages
+        assert all(not sep for _, sep, _, _, _ in _stroked(page))
+        assert "/OCProperties" not in document.Root
 
 
 def test_a_deck_too_thick_for_the_paper_is_an_error_naming_larger_paper(tmp_path, capsys):

@@ -95,6 +95,17 @@ class Cut:
 
 
 @dataclass(frozen=True, slots=True)
+class DieCut:
+    """A flat sheet's die line on a shop file's page (a tuck box): the cut, PDF path
+    operators stroked in the ``CutContour`` spot colour, and the folds, stroked dashed in
+    the ``Crease`` spot colour; both overprinting, apart from the art."""
+
+    cut: str
+    folds: str
+    dash: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
 class CutLines:
     """Cards' cut lines on a home sheet: PDF path operators (their outlines, made once
     for the sheet) stroked thin in one colour, over the cards."""

@@ -269,8 +269,6 @@ def rules(f: Findings, t: Target, facts: FileFacts) -> Check:
     uneven width."""
     if all(b.trim is None for _, b in f.boxes):
         return Check("rules", NA, "no TrimBox")
-    if t.die_cut:
-        return Check("rules", NA, "a die-cut sheet: its die line runs on the trim")
     if f.rules:
         page, gap, length = min(f.rules, key=lambda r: r[1])
         pages = len({p for p, _, _ in f.rules})

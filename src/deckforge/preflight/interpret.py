@@ -23,6 +23,8 @@ from deckforge.preflight.pdfobjects import IDENTITY, INHERITED, Box, Matrix, mul
 #: Invisible text (render modes 3 and 7) prints nothing, so it is not measured.
 _INVISIBLE_MODES = frozenset({3, 7})
 _PAINT_STROKE = frozenset(b"S s B B* b b*".split())
+#: The die line's spot colours: a cutter's, never printed.
+_DIE_LINES = frozenset(("Separation CutContour", "Separation Crease"))
 _PAINT = _PAINT_STROKE | frozenset(b"f F f* n".split())
 
 
@@ -240,8 +242,8 @@ class Interpreter:
             run.clipping = True
             return
         state = run.state
-        # A die line (CutContour) is not printed: the art's measures leave it to its check.
-        if op in _PAINT_STROKE and run.segments and state.stroke != "Separation CutContour":
+        # A die line (CutContour, Crease) is not printed: the art's measures leave it to its check.
+        if op in _PAINT_STROKE and run.segments and state.stroke not in _DIE_LINES:
             width = state.width * rd.scale(state.ctm)
             lone: list[bool] = []
             for count, closed in zip(run.subpaths, run.closed, strict=True):

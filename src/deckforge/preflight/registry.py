@@ -34,12 +34,6 @@ class Target:
         return float(self.entry.get("bleed_mm") or 0.0)
 
     @property
-    def die_cut(self) -> bool:
-        """Whether the file is a flat sheet cut to a die line that runs on its trim (a
-        tuck box): lines along the trim are that die line."""
-        return self.entry.get("kind") == "tuckbox"
-
-    @property
     def cards(self) -> bool:
         """Whether the file holds cards (each page one card side)."""
         return self.entry.get("kind") == "cards"

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from deckforge.drawing.ops import BLACK, Face, Line, Page, Placement, Polygon, Rect, hex_colour
+from deckforge.drawing.outline import DieCut
 from deckforge.errors import ERROR, Problem
 from deckforge.kinds.tuckbox import BoxFace, Tuckbox
 from deckforge.layout.components.sheet import Unmade
@@ -121,13 +122,25 @@ def die_line(inner: tuple[float, float, float]) -> DieLine:
 
 
 def die_line_ops(die: DieLine, x: float, y: float, profile: Profile) -> list:
-    """The die line drawn at (x, y): the cut solid, the folds dashed. Every file draws it
-    here alone, so a shop's file can carry it as its own separation."""
+    """The die line drawn at (x, y): the cut solid, the folds dashed; in a shop's file
+    (one with bleed) as a :class:`DieCut`, its own separations, on a home sheet in black."""
+    if profile.document_bleed > 0:
+        points = [(x + px, y + py) for px, py in die.cut]
+        moves = [f"{_n(px)} {_n(py)} {'m' if i == 0 else 'l'}" for i, (px, py) in enumerate(points)]
+        creases = [
+            f"{_n(x + a[0])} {_n(y + a[1])} m {_n(x + b[0])} {_n(y + b[1])} l" for a, b in die.folds
+        ]
+        return [DieCut(" ".join(moves) + " h", " ".join(creases), FOLD_DASH)]
     cut = Polygon(tuple((x + px, y + py) for px, py in die.cut), stroke=BLACK, line_width=0.5)
     folds = [
         Line(x + a[0], y + a[1], x + b[0], y + b[1], BLACK, 0.5, FOLD_DASH) for a, b in die.folds
     ]
     return [cut, *folds]
+
+
+def _n(value: float) -> str:
+    """A coordinate as a PDF number: four decimals at most, no trailing zeros."""
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def _deck(edition: Edition, box: Tuckbox) -> Deck:

@@ -18,7 +18,7 @@ from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
 from deckforge.drawing.ops import Document, Text
-from deckforge.drawing.outline import Cut, CutLines
+from deckforge.drawing.outline import Cut, CutLines, DieCut
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour
 from deckforge.render.pdf import cutting, pdfx
@@ -77,6 +77,7 @@ def _render(document: Document, path: Path) -> None:
     )
     painter.draw[Cut] = partial(cutting.draw, painter, layered)
     painter.draw[CutLines] = partial(cutting.cut_lines, painter)
+    painter.draw[DieCut] = partial(cutting.die_cut, painter, layered)
     for page in chain((first,), pages):
         painter.page(page)
     if painter.structure is not None:

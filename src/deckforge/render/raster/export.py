@@ -96,7 +96,7 @@ def contact_sheet(
         (used_columns * (size[0] + gap) + gap, used_rows * (size[1] + gap) + gap),
         SHEET_BACKGROUND,
     )
-    with opened(deck.pdf) as document:
+    with opened(deck.pdf, die_line=False) as document:
         for card in range(deck.cards):
             row, column = divmod(card, used_columns)
             image = render(document, side_page(card, side), deck.geometry.trim, size)

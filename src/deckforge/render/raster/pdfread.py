@@ -64,21 +64,56 @@ def manifest_entry(pdf: Path) -> dict | None:
 # --- drawing pages -------------------------------------------------------------------------
 
 
-def open_pdf(pdf: Path) -> pdfium.PdfDocument:
-    """A PDF opened with PDFium; a clear error if it cannot be read."""
+#: The layers of a cutter's die line: a viewer shows them, a picture of the printed card not.
+DIE_LINE_LAYERS = frozenset({"CutContour", "Crease"})
+
+
+def open_pdf(pdf: Path, die_line: bool = True) -> pdfium.PdfDocument:
+    """A PDF opened with PDFium, its die line's layers hidden unless ``die_line``; a clear
+    error if it cannot be read."""
     pdf = Path(pdf)
     if not pdf.is_file():
         raise DeckforgeError(f"{display_path(pdf)}: no such PDF; build it first")
     try:
-        return pdfium.PdfDocument(pdf)
+        hidden = None if die_line else _die_line_hidden(pdf)
+        return pdfium.PdfDocument(pdf if hidden is None else hidden)
     except pdfium.PdfiumError as error:
         raise DeckforgeError(f"{display_path(pdf)}: not a readable PDF ({error})") from None
 
 
+def _die_line_hidden(pdf: Path) -> bytes | None:
+    """A copy of the file whose default view has the die line's layers off (PDFium draws
+    optional content as that view says), or None when it has no such layer."""
+    import io
+
+    data = pdf.read_bytes()
+    if b"/OCProperties" not in data and b"/ObjStm" not in data:
+        return None  # no layers (the catalog is not hidden in an object stream)
+    import pikepdf
+
+    try:
+        with pikepdf.open(pdf) as document:
+            properties = document.Root.get("/OCProperties")
+            if properties is None:
+                return None
+            groups = list(properties.OCGs)
+            hide = [str(g.get("/Name", "")) in DIE_LINE_LAYERS for g in groups]
+            if not any(hide):
+                return None
+            view = properties.D
+            view.OFF = pikepdf.Array([g for g, h in zip(groups, hide, strict=True) if h])
+            view.ON = pikepdf.Array([g for g, h in zip(groups, hide, strict=True) if not h])
+            buffer = io.BytesIO()
+            document.save(buffer)
+            return buffer.getvalue()
+    except pikepdf.PdfError as error:
+        raise DeckforgeError(f"{display_path(pdf)}: not a readable PDF ({error})") from None
+
+
 @contextmanager
-def opened(pdf: Path) -> Iterator[pdfium.PdfDocument]:
-    """A PDF opened with PDFium, closed after use."""
-    document = open_pdf(pdf)
+def opened(pdf: Path, die_line: bool = True) -> Iterator[pdfium.PdfDocument]:
+    """A PDF opened with PDFium (its die line hidden unless ``die_line``), closed after use."""
+    document = open_pdf(pdf, die_line)
     try:
         yield document
     finally:

@@ -91,7 +91,7 @@ def _decks(build: Path, editions: Iterable[str] | None) -> dict[tuple[str, str],
 def draw(deck: Deck, card: int, side: str) -> Image.Image:
     """A card side at its trim, :data:`WIDTH` pixels wide."""
     trim_w, trim_h = deck.geometry.trim_size
-    with opened(deck.pdf) as document:
+    with opened(deck.pdf, die_line=False) as document:
         return render(
             document,
             side_page(card, side),

@@ -37,7 +37,7 @@ def card_picture(deck: Deck, card: int, width: int) -> Image.Image:
     outside its rounded corners (or a token's circle, a tile's hexagon)."""
     trim_w, trim_h = deck.geometry.trim_size
     size = (width, pixels(width * trim_h / trim_w))
-    with opened(deck.pdf) as document:
+    with opened(deck.pdf, die_line=False) as document:
         face = render(document, side_page(card, "face"), deck.geometry.trim, size)
     picture = face.convert("RGBA")
     picture.putalpha(_rounded(size, CORNER * width, deck.shape))

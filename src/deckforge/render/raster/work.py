@@ -136,7 +136,7 @@ _DOCUMENTS: dict[str, Any] = {}  # PDFium's documents
 def _document(pdf: str):
     document = _DOCUMENTS.get(pdf)
     if document is None:
-        document = _DOCUMENTS[pdf] = open_pdf(Path(pdf))
+        document = _DOCUMENTS[pdf] = open_pdf(Path(pdf), die_line=False)
     return document
 
 
