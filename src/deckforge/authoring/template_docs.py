@@ -189,8 +189,9 @@ def _elements(defs: dict) -> list[str]:
     return out
 
 
-#: Pictures of the starter's cards, rendered from its built PDFs for the golden tests.
-_PICTURES = "../tests/golden/new-game/quiz"
+#: Pictures of the starter's cards: the golden renders of its built PDFs, which `make docs`
+#: copies into the site (a test holds them to what the build draws).
+_PICTURES = "pictures/golden/new-game/quiz"
 
 
 def _sizes() -> list[str]:
