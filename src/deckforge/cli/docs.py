@@ -27,7 +27,18 @@ def _commands(top: argparse.ArgumentParser, words: list[str]):
 
 def reference() -> str:
     """The page: the top-level usage, then each command's help, as ``--help`` prints it."""
+    width = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH
+    try:
+        return _page()
+    finally:
+        if width is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = width
+
+
+def _page() -> str:
     out = [
         "# Command-line reference",
         "",
