@@ -174,6 +174,31 @@ def readme_picture(shipped: Path, quiz: Path) -> Image.Image:
     return row(cards, 140)
 
 
+#: The profiles the profile reference shows a page of, and the page.
+PROFILE_PAGES = (
+    ("pnp-a4", 0),
+    ("pnp-a4", 1),
+    ("pnp-a4-fold", 0),
+    ("printer", 1),
+    ("printer-cmyk", 1),
+)
+
+
+def profiles(pictures: Path, build: Path) -> None:
+    """A page of the English place cards in each home and shop profile."""
+    places = {
+        e["profile"]: e
+        for e in outputs(build)
+        if (e["edition"], e["deck"]) == ("guess-the-mess-en", "places")
+    }
+    for profile, index in PROFILE_PAGES:
+        entry = places[profile]
+        dpi = 30 if profile.startswith("pnp") else 60
+        page(build / entry["path"], index, dpi).save(
+            pictures / f"profile-{profile}-{index + 1}.png"
+        )
+
+
 def golden(docs: Path) -> None:
     """The golden renders the template reference shows (tests/test_golden.py holds them to
     what the build draws), copied into the site."""
@@ -208,6 +233,7 @@ def draw(build: Path, docs: Path, work: Path) -> None:
     for deck, name, dpi in (("board", "starter-board", 25), ("trivia-box", "starter-tuckbox", 60)):
         entry = entries[deck, "printer"]
         page(quiz / entry["path"], 0, dpi, entry["bleed_mm"]).save(pictures / f"{name}.png")
+    profiles(pictures, build)
     gallery(docs, build, quiz, work / "proj" / "decks")
     golden(docs)
     readme_picture(build, quiz).save(docs / "readme-cards.png", optimize=True)
