@@ -143,7 +143,7 @@ def gallery(docs: Path, shipped: Path, quiz: Path, quiz_decks: Path) -> None:
                     DPI // 4 if entry["kind"] == "board" else DPI // 2,
                     entry["bleed_mm"],
                 )
-            image.thumbnail((360, 360))
+            image.thumbnail((240, 240))
             image.save(folder / name, optimize=True)
             template = source_template(entry, decks)
             lines.append(
