@@ -96,6 +96,7 @@ docs: print
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md
 	$(BIN)/python -m deckforge.authoring.template_docs > docs/templates.md
 	$(BIN)/python -m deckforge.cli.docs > docs/reference/cli.md
+	$(BIN)/python docs_tools/measured.py > docs/explanation/measured.md
 	$(BIN)/python -m deckforge.templates.schema > schemas/template.schema.json
 	$(BIN)/python docs_tools/pictures.py --build $(OUT) --docs docs
 	$(BIN)/mkdocs build --strict --site-dir site

@@ -3,8 +3,10 @@ and the README's one picture is what the build draws."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import sys
 
 import yaml
 from docs_support import ROOT, mkdocs
@@ -79,6 +81,18 @@ def test_the_readme_picture_is_what_the_build_draws(docs_copy):
 def test_the_command_line_reference_is_current():
     written = (ROOT / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
     assert written == reference(), "docs/reference/cli.md is stale: run 'make docs'"
+
+
+def test_the_measurements_page_is_current():
+    sys.path.insert(0, str(ROOT / "docs_tools"))
+    try:
+        from measured import RESULTS, page
+    finally:
+        sys.path.remove(str(ROOT / "docs_tools"))
+    written = (ROOT / "docs" / "explanation" / "measured.md").read_text(encoding="utf-8")
+    assert written == page(json.loads(RESULTS.read_text(encoding="utf-8"))), (
+        "docs/explanation/measured.md is stale: run 'make docs'"
+    )
 
 
 def test_the_readme_is_a_front_page_of_working_links():
