@@ -13,7 +13,7 @@ help:
 	@echo "make test-quick  the tests that need nothing outside PyPI (no poppler, node, Chromium)"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
-	@echo "make docs      regenerate docs/reference.md and docs/templates.md, and the template schema"
+	@echo "make docs      regenerate the generated pages and the template schema, draw the pictures, build the site into site/"
 	@echo "make golden    re-render tests/golden/ (only on purpose; review the images)"
 	@echo "make validate  check every source and report all problems"
 	@echo "make lint      ruff lint, and mypy over src/"
@@ -90,10 +90,16 @@ bench: $(STAMP)
 	$(BIN)/python bench/squib.py
 	$(BIN)/python bench/serve.py
 
-docs: $(STAMP)
+# The site's pictures are drawn from the PDFs of a build of every edition (make print's)
+# and of a starter game built on the way; only docs/readme-cards.png is kept in git.
+docs: print
 	$(BIN)/python -m deckforge.authoring.docs > docs/reference.md
 	$(BIN)/python -m deckforge.authoring.template_docs > docs/templates.md
+	$(BIN)/python -m deckforge.cli.docs > docs/reference/cli.md
+	$(BIN)/python docs_tools/measured.py > docs/explanation/measured.md
 	$(BIN)/python -m deckforge.templates.schema > schemas/template.schema.json
+	$(BIN)/python docs_tools/pictures.py --build $(OUT) --docs docs
+	$(BIN)/mkdocs build --strict --site-dir site
 
 # The golden renders pin what every shipped file looks like; after a change that is
 # meant to change the look, regenerate them and look at what changed before committing.
@@ -108,4 +114,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(OUT) $(VENV)
+	rm -rf $(OUT) $(VENV) site

@@ -355,11 +355,11 @@ def test_any_mix_of_markup_sets_or_fails_cleanly(parts):
             assert len(line.icons) == line.logical.count("⭐") + line.logical.count("🗡")
 
 
-def test_the_readme_lists_every_short_icon_name():
+def test_the_sources_reference_lists_every_short_icon_name():
     from conftest import ROOT
     from deckforge.art.icons import GAME_ICONS, resolve
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "reference" / "sources.md").read_text(encoding="utf-8")
     listed = next(line for line in readme.splitlines() if line.startswith("| `:sword:`"))
     names = listed.split("`")[3].split()
     assert names == list(GAME_ICONS)

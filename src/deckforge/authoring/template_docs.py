@@ -211,8 +211,9 @@ def _elements(defs: dict) -> list[str]:
     return out
 
 
-#: Pictures of the starter's cards, rendered from its built PDFs for the golden tests.
-_PICTURES = "../tests/golden/new-game/quiz"
+#: Pictures of the starter's cards: the golden renders of its built PDFs, which `make docs`
+#: copies into the site (a test holds them to what the build draws).
+_PICTURES = "pictures/golden/new-game/quiz"
 
 
 def _sizes() -> list[str]:
@@ -249,8 +250,11 @@ def _sizes() -> list[str]:
         "for rectangles, where straight cuts help); shop files (`printer`, `printer-cmyk`)",
         "carry it as a die line: a path in the spot colour `CutContour`, 0.25 pt,",
         "overprinting, drawn after the art, on its own layer `CutContour` in PDF/X-4 and",
-        "on none in PDF/X-1a (whose PDF 1.3 has no layers). `deckforge preflight` checks",
-        "it. Tokens and tiles are decks of `kind: cards` like any other.",
+        "on none in PDF/X-1a (whose PDF 1.3 has no layers). A tuck box's shop file has its",
+        "cut so too, and its folds dashed in a second spot colour, `Crease`, on a layer of",
+        "that name. `deckforge preflight` checks both. PNG exports, Tabletop Simulator",
+        "images, showcase pictures and the preview leave the die line out: they show the",
+        "printed card. Tokens and tiles are decks of `kind: cards` like any other.",
         "",
         "`deckforge new game` writes a round token and a hex tile:",
         "",

@@ -299,7 +299,7 @@ def _paint() -> list[str]:
         PAINT_FAN.rstrip(),
         "```",
         "",
-        "![The fan of cards, as printed](../tests/golden/paint/paint/printer/fan-p2.png)",
+        "![The fan of cards, as printed](pictures/golden/paint/paint/printer/fan-p2.png)",
         "",
         "A sky of three stops top to bottom, with a radial sun:",
         "",
@@ -307,7 +307,7 @@ def _paint() -> list[str]:
         PAINT_DAWN.rstrip(),
         "```",
         "",
-        "![The gradient sky, as printed](../tests/golden/paint/paint/printer/dawn-p2.png)",
+        "![The gradient sky, as printed](pictures/golden/paint/paint/printer/dawn-p2.png)",
         "",
     ]
 
