@@ -157,7 +157,7 @@ def build(
             report.warnings = unprintable
             return report
         if modelled is not None and only is not None:
-            editions, problems = [e for e in modelled if e.id in only], []
+            editions, problems = [e for e in modelled if e.id in only], list[Problem]()
         else:
             editions, problems = gather(project, todo)
         if errors_only(problems, strict):

@@ -85,11 +85,6 @@ def begin() -> None:
     _loaded = False
 
 
-#: The entry :func:`load` read last: its file's identity (device, inode, time, size) and
-#: its drawings.
-_read: tuple | None = None
-
-
 def missing(codes: Iterable[str], colour: str | None = None) -> list[str]:
     """The icons among ``codes`` that this process has no drawing of, in RGB or (given
     its converter's key) in CMYK."""
