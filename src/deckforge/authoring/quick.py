@@ -61,13 +61,22 @@ def quick_round(
                 return None
             listing = card_listing_of(edition, profile, deck)
             faces = tuple(listing.face_digest(card) for card in deck.cards)
-            names, sources = zip(*(listing.describe(card) for card in deck.cards), strict=True)
+            described = [listing.describe(card) for card in deck.cards]
+            names = tuple(name for name, _ in described)
+            sources = tuple(where for _, where in described)
             changed = [n for n, face in enumerate(faces) if face != shown.faces[n]]
             if changed:
                 only.setdefault(edition.id, {})[deck.id] = [ids[n] for n in changed]
                 numbers[pdf] = changed
                 found.cards += len(changed)
-            found.current[pdf] = replace(shown, names=names, sources=sources, faces=faces)
+            found.current[pdf] = replace(
+                shown,
+                names=names,
+                sources=sources,
+                faces=faces,
+                template=listing.template or "",
+                elements=tuple(listing.elements),
+            )
     if found.cards > MOST_CARDS:
         return None
     if only:

@@ -111,9 +111,12 @@ class _Loop:
             self.stale = True
             self.quick = None
             if self.known:
-                self.quick = quick_round(
-                    self.project, self.out_dir, self.scratch, self.editions, self.known
-                )
+                try:
+                    self.quick = quick_round(
+                        self.project, self.out_dir, self.scratch, self.editions, self.known
+                    )
+                except DeckforgeError:  # what the build then finds is shown
+                    self.quick = None
             if self.quick is None:
                 build_round(self.project, self.out_dir, self.editions, [PROFILE], result)
 
