@@ -15,6 +15,7 @@ import ipaddress
 import json
 import mimetypes
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -136,8 +137,18 @@ class Server(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, root: Path, host: str, port: int, live: Live, home: str):
+    def __init__(
+        self,
+        root: Path,
+        host: str,
+        port: int,
+        live: Live,
+        home: str,
+        before_file: Callable[[Path], None] | None = None,
+    ):
         self.root, self.live, self.home = Path(root), live, home
+        #: Told of each file before it is sent (what brings a download up to date).
+        self.before_file = before_file
         super().__init__((host, port), Handler)
         self.hosts = allowed_hosts(host, self.server_address[1])
 
@@ -189,6 +200,8 @@ class Handler(BaseHTTPRequestHandler):
             if isinstance(found, HTTPStatus):
                 self._refuse(found, "not a file of this build")
             else:
+                if self.server.before_file is not None:
+                    self.server.before_file(found)
                 self._file(found, body)
 
     def _refuse(self, status: HTTPStatus, why: str) -> None:

@@ -49,11 +49,16 @@ def watch(
     profiles: list[str] | None = None,
     on_round: Callable[[Round], None] = print,
     stop: threading.Event | None = None,
+    rebuild: Callable[[Round], None] | None = None,
+    on_quiet: Callable[[int], None] | None = None,
 ) -> None:
     """Build, then rebuild whenever a file under the decks folder changes, until ``stop``
-    is set (or the process is interrupted)."""
+    is set (or the process is interrupted). ``rebuild``, given, does a round's work in
+    place of the build (filling in the round); ``on_quiet`` is told, while nothing
+    changes, how many checks in a row found no change."""
     folder = project.decks.resolve()
     changed = ["(start)"]
+    quiet = 0
     for changes in watchfiles.watch(
         folder,
         watch_filter=_Sources(),
@@ -63,15 +68,33 @@ def watch(
     ):
         changed += sorted({Path(path).relative_to(project.root).as_posix() for _, path in changes})
         if not changed:
+            quiet += 1
+            if on_quiet:
+                on_quiet(quiet)
             continue
+        quiet = 0
         started = time.perf_counter()
         result = Round(changed=changed)
-        try:
-            report = build(project, out_dir, editions, profiles)
-            result.written = [entry.path for entry in report.written]
-            result.problems = report.warnings
-        except BuildFailed as exc:
-            result.problems = exc.problems
+        if rebuild is not None:
+            rebuild(result)
+        else:
+            build_round(project, out_dir, editions, profiles, result)
         result.seconds = time.perf_counter() - started
         on_round(result)
         changed = []
+
+
+def build_round(
+    project: Project,
+    out_dir: Path,
+    editions: list[str] | None,
+    profiles: list[str] | None,
+    result: Round,
+) -> None:
+    """The incremental build of a round: what it wrote, or its problems."""
+    try:
+        report = build(project, out_dir, editions, profiles)
+        result.written = [entry.path for entry in report.written]
+        result.problems = report.warnings
+    except BuildFailed as exc:
+        result.problems = exc.problems

@@ -105,8 +105,17 @@ class Listing:
             if key is not None:
                 self.known[key] = len(self.back_digests) - 1
         self.back_of.append(self.known[key] if key is not None else len(self.back_digests) - 1)
-        self.faces.append(_digest(self.base, model, _art(self.kind.card_art(model))))
+        self.faces.append(self.face_digest(model))
         self.ids.append(str(card.id))
+
+    def face_digest(self, model: object) -> str:
+        """The digest of what a card's face is drawn from, known from its model alone
+        (a one-card-per-page file's only)."""
+        return _digest(self.base, model, _art(self.kind.card_art(model)))
+
+    def describe(self, model: object) -> tuple[str, str]:
+        """A card's name and where it is written, as the listing gives them."""
+        return self.kind.card_name(model, self.locale), _where(self.kind.card_source(model))
 
     def watch(self, cards: Iterable[LaidCard]) -> Iterator[LaidCard]:
         """The cards, each added as it is taken."""

@@ -154,6 +154,12 @@ def shape_name(outline) -> str:
     return outline.kind
 
 
+def card_listing_of(edition: Edition, profile: Profile, deck) -> Listing:
+    """The listing a deck's file is made with under ``profile``: what tells which of its
+    cards' drawings changed, from their models alone."""
+    return Listing(edition, profile, deck, _drawn_with(edition))
+
+
 def _drawn_with(edition: Edition) -> str:
     """What a deck's cards are drawn with: the tools, and the edition's own templates."""
     from deckforge.templates import dependencies

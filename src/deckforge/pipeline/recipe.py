@@ -117,10 +117,12 @@ def build(
     back_offset: tuple[float, float] = (0.0, 0.0),
     output_intent: OutputIntent | None = None,
     only: Mapping[str, Mapping[str, Collection[str]]] | None = None,
+    modelled: list[Edition] | None = None,
 ) -> BuildReport:
     """Build editions × profiles into ``out_dir``, redoing only what changed; with
     ``only`` (by edition id, by deck id, the ids of the cards to print: a reprint), just
-    those cards, everything made again.
+    those cards, everything made again. ``modelled``, given with ``only``, are the
+    editions as :func:`gather` found them without problems, not read again.
 
     Sources are loaded, validated and modelled first; any error there stops the build
     before the output folder is touched. Each file is then laid out and rendered as its
@@ -154,7 +156,10 @@ def build(
         if not todo:
             report.warnings = unprintable
             return report
-        editions, problems = gather(project, todo)
+        if modelled is not None and only is not None:
+            editions, problems = [e for e in modelled if e.id in only], list[Problem]()
+        else:
+            editions, problems = gather(project, todo)
         if errors_only(problems, strict):
             started.keep()  # laying out draws with the faces being cut: not cut twice
             # Lay out what is sound as well, so that every problem is reported at once.

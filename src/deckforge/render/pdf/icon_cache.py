@@ -59,6 +59,9 @@ _unsaved = False
 _stage: Path | None = None
 #: Whether this process has read the cache (:func:`load`) since :func:`begin`.
 _loaded = False
+#: The entry :func:`load` read last: its file's identity (device, inode, time, size) and
+#: its drawings.
+_read: tuple | None = None
 
 
 def remember(key: Key, drawing: Drawing | None) -> None:
@@ -203,10 +206,22 @@ def only_drawing(ops: Sequence[str]) -> bool:
 
 def load() -> None:
     """The icon drawings made by earlier builds, into this process's table (before a
-    build's workers start, so that they share them). A damaged entry is not used."""
-    global _unsaved, _loaded
+    build's workers start, so that they share them). A damaged entry is not used; the
+    entry this process read last, found unchanged (a live preview builds again and
+    again), is not decoded again."""
+    global _unsaved, _loaded, _read
     _loaded = True
-    drawings = kept.load(NAME, entry_version(), decode)
+    path = kept.path_of(NAME)
+    try:
+        found = path.stat()
+        seen = (found.st_dev, found.st_ino, found.st_mtime_ns, found.st_size)
+    except OSError:
+        seen = None
+    if seen is not None and _read is not None and seen == _read[0]:
+        drawings: dict | None = _read[1]
+    else:
+        drawings = kept.load(NAME, entry_version(), decode)
+        _read = (seen, drawings) if seen is not None and drawings is not None else None
     if drawings is None:
         _unsaved = _unsaved or kept.path_of(NAME).exists()  # replaced at the build's end
         return

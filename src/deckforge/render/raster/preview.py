@@ -12,6 +12,7 @@ prints it (``…-proof.jpg``, ``…-proof-small.png``), and a switch on the deck
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,6 +31,9 @@ from deckforge.render.raster.pdfread import (
 from deckforge.render.raster.work import ImageJob, Plan, Slot, carry_out
 
 TEMPLATES = Path(__file__).parent / "templates"
+#: Card drawings by digest, each to be drawn from another file's page (a file of just the
+#: cards that changed since the card files were built): the file and its page index.
+Redraw = Mapping[str, tuple[str, int]]
 #: Width of a thumbnail in the grid, in pixels.
 THUMB_WIDTH = 200
 #: The longer side of the larger image a thumbnail links to, in pixels (whatever the size
@@ -79,11 +83,12 @@ def _size(entry: dict) -> str:
 
 
 def _deck_plan(
-    deck: Deck, folder: Path, proof: tuple | None = None
+    deck: Deck, folder: Path, proof: tuple | None = None, redraw: Redraw | None = None
 ) -> tuple[Plan, list[dict], list[dict]]:
     """The images of a deck's page: each face, then each distinct back, large (see
     :data:`LARGE_SIDE`) and as a thumbnail, and with ``proof`` (an output intent and ink
-    limit) each also as the press prints it."""
+    limit) each also as the press prints it. A face whose drawing ``redraw`` names is
+    drawn from the page it gives."""
     trim_w, trim_h = deck.geometry.trim_size
     scale = LARGE_SIDE / max(trim_w, trim_h)
     large = (pixels(trim_w * scale), pixels(trim_h * scale))
@@ -102,12 +107,13 @@ def _deck_plan(
             (large, f"{stem}.jpg", f"{stem}-proof.jpg"),
             (small, f"{stem}-small.png", f"{stem}-proof-small.png"),
         ):
+            pdf = str(deck.pdf)
+            if side == "face" and redraw and drawing in redraw:
+                pdf, page = redraw[drawing]
             slot = Slot(page, drawing, deck.geometry.trim, size)
             proofed = (str(folder / printed),) if proof else ()
             files = (str(folder / name),)
-            plan.jobs.append(
-                ImageJob(str(deck.pdf), size, (slot,), files, proof=proof, proofed=proofed)
-            )
+            plan.jobs.append(ImageJob(pdf, size, (slot,), files, proof=proof, proofed=proofed))
         shown = {
             "large": f"{folder.name}/{stem}.jpg",
             "thumb": f"{folder.name}/{stem}-small.png",
@@ -208,6 +214,8 @@ def write_site(
     problems: list[str] | None = None,
     decks: dict | None = None,
     proof: tuple | None = None,
+    current: Mapping[str, Deck] | None = None,
+    redraw: Redraw | None = None,
 ) -> Site:
     """Write the preview site of the build in ``build_dir`` into ``site_dir`` (see
     :func:`preview_site`), of the editions named (all by default).
@@ -216,7 +224,9 @@ def write_site(
     tells them what changed, and show ``problems`` (the command line's text of each)
     above the cards of the last good build. ``decks`` keeps the geometry of the card
     files read for the next call, so that their pages are not checked again (see
-    :func:`_read`). ``proof`` is as :func:`preview_site` takes it.
+    :func:`_read`). ``proof`` is as :func:`preview_site` takes it. ``current`` gives,
+    by card file, the deck as the sources are now when the file is older (its pages
+    that changed drawn from where ``redraw`` says).
     """
     build_dir, site_dir = Path(build_dir), Path(site_dir)
     environment = _environment()
@@ -231,8 +241,9 @@ def write_site(
     # Editions by name, then the printers' calibration sheets, which belong to none.
     for edition_id in sorted(grouped, key=lambda name: (name == "calibration", name)):
         edition, edition_plans, edition_pages, edition_names = _edition_site(
-            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks, proof
-        )
+            edition_id, grouped[edition_id], build_dir, site_dir, warnings or {}, decks, proof,
+            (current or {}, redraw or {}),
+        )  # fmt: skip
         for name, context in edition_pages.items():
             page = environment.get_template("deck.html").render({**context, **common})
             pages.setdefault(site_dir / edition_id, {})[name] = page
@@ -243,7 +254,7 @@ def write_site(
         {"editions": shown, "root": "", "build": display_path(build_dir), **common}
     )
     site = Plan(site_dir, r"index\.html|style\.css|live\.js|proof\.js")
-    assets = ("style.css", "live.js") if live else ("style.css",)
+    assets: tuple[str, ...] = ("style.css", "live.js") if live else ("style.css",)
     assets += ("proof.js",) if proof else ()
     site.texts = {name: (TEMPLATES / name).read_text("utf-8") for name in assets}
     site.texts["index.html"] = index
@@ -296,6 +307,7 @@ def _edition_site(
     warnings: dict,
     decks: dict | None,
     proof: tuple | None = None,
+    newer: tuple[Mapping[str, Deck], Redraw] = ({}, {}),
 ) -> tuple[dict, list[Plan], dict[str, dict], dict[str, str]]:
     """One edition of the site: what the index shows of it, the plans of its decks'
     images, each deck page's context by file name, and the card name of each face image."""
@@ -331,10 +343,11 @@ def _edition_site(
         edition["decks"].append(shown)
         if source is None:
             continue
-        deck = _read(build_dir / source["path"], source, decks)
+        pdf = build_dir / source["path"]
+        deck = newer[0].get(str(pdf)) or _read(pdf, source, decks)
         shown["template"] = deck.template
         shown["elements"] = ", ".join(deck.elements)
-        plan, faces, backs = _deck_plan(deck, edition_dir / name, proof)
+        plan, faces, backs = _deck_plan(deck, edition_dir / name, proof, newer[1])
         plans.append(plan)
         for face in faces:
             for image in (face["large"], face["thumb"]):
@@ -351,3 +364,15 @@ def _edition_site(
     for kind, entries in sorted(groups["others"].items()):
         edition["others"].append({"kind": kind, "files": _files(entries, build_dir, site_dir)})
     return edition, plans, pages, names
+
+
+def card_files(build_dir: Path, decks: dict | None = None) -> dict[str, tuple[Deck, tuple]]:
+    """The printer-profile card files of a build, by path: each deck as the manifest has
+    it, and its cards' ids (see :func:`_read` for ``decks``)."""
+    found = {}
+    for entry in manifest_entries(build_dir):
+        if entry.get("profile") == "printer" and entry.get("kind") == "cards":
+            pdf = Path(build_dir) / entry["path"]
+            ids = tuple((entry.get("card_sides") or {}).get("ids") or ())
+            found[str(pdf)] = (_read(pdf, entry, decks), ids)
+    return found
