@@ -243,7 +243,7 @@ def write_site(
         {"editions": shown, "root": "", "build": display_path(build_dir), **common}
     )
     site = Plan(site_dir, r"index\.html|style\.css|live\.js|proof\.js")
-    assets = ("style.css", "live.js") if live else ("style.css",)
+    assets: tuple[str, ...] = ("style.css", "live.js") if live else ("style.css",)
     assets += ("proof.js",) if proof else ()
     site.texts = {name: (TEMPLATES / name).read_text("utf-8") for name in assets}
     site.texts["index.html"] = index

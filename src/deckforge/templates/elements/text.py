@@ -84,11 +84,11 @@ class Text(Element):
                 compiler.problem(spec, "text", "a text element needs 'text'")
         else:
             self.uses(*self.pattern.fields)
-            own = skeleton(str(spec.data["text"]))
-            if markup.has_markup(own):
+            text = skeleton(str(spec.data["text"]))
+            if markup.has_markup(text):
                 # Markup of the template's own text is its problem, whatever the cards hold.
                 try:
-                    markup.parse(own)
+                    markup.parse(text)
                 except markup.MarkupError as exc:
                     compiler.problem(spec, "text", str(exc))
         look = compiler.text_look(spec, Box(compiler.card.w, compiler.card.h))
