@@ -40,9 +40,10 @@ test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
 
 # For working on deckforge without Debian's engines: every test but those that read the
-# PDFs back in poppler, pdf.js or Chromium, or measure against FOGRA's data.
+# PDFs back in poppler, pdf.js or Chromium, or measure against FOGRA's data; in a
+# process per core, each test module's tests (and its fixtures) in one of them.
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not engines"
+	$(BIN)/python -m pytest -q -m "not engines" -n auto --dist loadscope
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from deckforge.cli import main
 
@@ -43,9 +45,17 @@ def checkout_build_untouched():
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
-    """The output folder of a full build of every shipped edition and profile."""
-    out = tmp_path_factory.mktemp("build")
-    assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
+    """The output folder of a full build of every shipped edition and profile. Worker
+    processes of pytest-xdist (``-n``) share one: the first to need it builds it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        out = tmp_path_factory.mktemp("build")
+        assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
+        return out
+    shared = tmp_path_factory.getbasetemp().parent
+    out = shared / "build"
+    with FileLock(shared / "build.lock"):
+        if not (out / "manifest.json").is_file():
+            assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
     return out
 
 

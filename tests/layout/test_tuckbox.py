@@ -244,3 +244,24 @@ def test_a_thickness_out_of_range_is_an_error_at_its_line(tmp_path, capsys):
         in err
     )
     assert not out.exists()
+
+
+def test_a_box_for_a_deck_that_gives_no_size_is_an_error_at_its_deck(tmp_path, capsys):
+    decks = _game(tmp_path, 12)
+    edition = decks / "quiz" / "edition.yaml"
+    entry = "  - {id: trivia-box, source: trivia-box.yaml}\n"
+    text = edition.read_text(encoding="utf-8")
+    edition.write_text(text + entry.replace("trivia", "tokens"), encoding="utf-8")
+    box = (decks / "quiz" / "trivia-box.yaml").read_text(encoding="utf-8")
+    (decks / "quiz" / "tokens-box.yaml").write_text(
+        box.replace("deck: trivia", "deck: tokens"), encoding="utf-8"
+    )
+    out = tmp_path / "build"
+    args = ["--decks", str(decks), "build", "--out", str(out), "--quiet", "--profile", "pnp-a4"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert (
+        "tokens-box.yaml:8:7: deck: the deck 'tokens' gives no card size for its box: "
+        "give the deck a 'size'" in err
+    )
+    assert not out.exists()

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from deckforge.drawing.outline import Outline
 
 RGB = tuple[float, float, float]
 
@@ -49,7 +52,7 @@ class Inks(tuple):
         made.inks = (c, m, y, k)
         return made
 
-    def __getnewargs__(self) -> tuple[float, float, float, float]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[float, float, float, float]:
         return self.inks
 
     def __eq__(self, other: object) -> bool:
@@ -348,7 +351,7 @@ class Card:
     height: float
     face: Face
     back: Face
-    outline: object = None
+    outline: Outline | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

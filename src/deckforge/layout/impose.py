@@ -188,7 +188,7 @@ def _sheets(
             bx, by = grid.cell(row, grid.cols - 1 - col)
         places.append((*grid.cell(row, col), bx + dx, by + dy))
     cuts: dict[int, tuple] = {}  # the cut lines of a sheet of so many cards
-    clips: dict[tuple, str] = {}  # a shaped card's clip path at each place
+    clips: dict[tuple, tuple[str, str]] = {}  # a shaped card's clip path at each place
     for sheet in range(sheets):
         faces, backs = [], []
         # The last sheet may have fewer cards than places (the places come first: no

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -160,6 +161,14 @@ def with_templates(edition: Edition) -> Edition:
     return replace(edition, inputs={**edition.inputs, **found})
 
 
+def _is(part: object, module: str, name: str) -> bool:
+    """Whether ``part`` is of the class ``name`` of ``deckforge.kinds.<module>``, asked
+    without importing it: a build imports the kinds its editions use, and while that
+    module is not loaded nothing is of its class."""
+    loaded = sys.modules.get(f"deckforge.kinds.{module}")
+    return loaded is not None and isinstance(part, getattr(loaded, name))
+
+
 def made_from(edition: Edition, profile: Profile, part) -> tuple:
     """What the file of one deck or component is a function of (with deckforge's code,
     the tools and the art it draws): the edition's settings, the part's model (for a
@@ -168,9 +177,7 @@ def made_from(edition: Edition, profile: Profile, part) -> tuple:
     # A deck stands for what it was built from, known without going through its cards
     # (pickling the model of a large deck would cost more than the rest of a no-op).
     made_of = edition.made_of.get(part.id) if any(part is d for d in edition.decks) else None
-    from deckforge.kinds.tuckbox import Tuckbox
-
-    if isinstance(part, Tuckbox) and part.deck in edition.made_of:
+    if _is(part, "tuckbox", "Tuckbox") and part.deck in edition.made_of:
         # A tuck box is sized from its deck: it is made of what the deck is made of.
         return (settings, part, ("deck", part.deck, edition.made_of[part.deck]), profile)
     return (settings, ("deck", part.id, made_of) if made_of else part, profile)
@@ -194,15 +201,13 @@ def art_of(part, edition: Edition) -> list[Path]:
     from; for a board or a tuck box, the edition's own templates it is drawn from (and a
     tuck box's deck's, its front drawn from the deck's back)."""
     from deckforge.kinds import deck_kinds
-    from deckforge.kinds.board import Board
-    from deckforge.kinds.tuckbox import Tuckbox
     from deckforge.layout.cards import template_files
     from deckforge.templates import edition_files
 
-    if isinstance(part, Board):
+    if _is(part, "board", "Board"):
         names = [part.template, *([part.pieces.template] if part.pieces else [])]
         return edition_files(edition, names, part.folder)
-    if isinstance(part, Tuckbox):
+    if _is(part, "tuckbox", "Tuckbox"):
         deck = next((d for d in edition.decks if d.id == part.deck), None)
         names = [name for name in part.templates.values() if name is not None]
         if deck is None or not deck.cards:

@@ -120,8 +120,8 @@ def part_output(
         if not laid:
             return None, found
         pages, total, number, streamed = tuple(laid), 0, len(laid), False
-        first = laid[0]
-        box = first.trim_box or (0, 0, first.width, first.height)
+        page = laid[0]
+        box = page.trim_box or (0, 0, page.width, page.height)
         trim = (to_mm(box[2] - box[0]), to_mm(box[3] - box[1]))
         bleed = profile.document_bleed
     entry = {

@@ -100,7 +100,8 @@ def _die_lines(page, name: str) -> list[tuple[list[float], bool, str]]:
     stack: list[tuple] = []
     ctm, spot, overprint, layers = IDENTITY, False, False, []
     points: list[tuple[float, float]] = []
-    for operands, operator in pikepdf.parse_content_stream(page):
+    for instruction in pikepdf.parse_content_stream(page):
+        operands, operator = instruction.operands, instruction.operator
         op = str(operator)
         if op == "q":
             stack.append((ctm, spot, overprint))

@@ -153,7 +153,7 @@ class Converter:
         self._colours: dict[RGB, CMYK] = {}
         self._flags = flags
         self._proof: ImageCms.ImageCmsTransform | None = None
-        self._printed = None
+        self._printed: ImageCms.ImageCmsTransform | None = None
         #: Whether the profile's own tables keep the ink limit (deckforge's press profile
         #: does, but for 8-bit rounding), so that a picture needs no limiting pass.
         self.limits_itself = intent.icc is None
@@ -225,11 +225,11 @@ class Converter:
                 held_profile(self.profile),
                 "RGB",
                 "RGB",
-                renderingIntent=INTENTS[self.intent],
-                proofRenderingIntent=INTENTS[self.intent],
+                renderingIntent=ImageCms.Intent(INTENTS[self.intent]),
+                proofRenderingIntent=ImageCms.Intent(INTENTS[self.intent]),
                 flags=self._flags | ImageCms.Flags.SOFTPROOFING,
             )
-        return ImageCms.applyTransform(image, self._printed)
+        return self._printed.apply(image)
 
     def printed_rgb(self, cmyk: CMYK) -> tuple[int, int, int]:
         """The 8-bit sRGB a CMYK colour prints as (:meth:`proof`)."""

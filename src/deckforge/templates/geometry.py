@@ -25,8 +25,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from math import cos, radians, sin
+from typing import TYPE_CHECKING
 
 from deckforge.templates.lengths import Box, LengthError, length
+
+if TYPE_CHECKING:
+    from deckforge.drawing.outline import Outline
 
 Matrix = tuple[float, float, float, float, float, float]
 
@@ -55,7 +59,7 @@ class Card:
     h: float
     safe: float
     bleed: float
-    outline: object = None
+    outline: Outline | None = None
 
     def reference(self, name: str) -> tuple[float, float, float, float]:
         """A reference box (``trim``, ``safe`` or ``bleed``) as x, y (from the top), w, h."""

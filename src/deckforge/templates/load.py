@@ -39,8 +39,8 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 #: What a name that is not one is told.
 NAME_RULE = "use letters, digits, '-' and '_', starting with a letter"
 #: Keys of a template that a template extending it replaces.
-SETTINGS = ("description", "size", "width", "height", "orientation", "shape", "bleed", "safe")
-SETTINGS += ("mirror",)
+SETTINGS: tuple[str, ...] = ("description", "size", "width", "height", "orientation", "shape")
+SETTINGS += ("bleed", "safe", "mirror")
 
 
 @dataclass(frozen=True, eq=False)

@@ -106,9 +106,9 @@ def _sides(settings: dict, kind: str, points, problems: list[Problem], where: So
     )
     if kind == "circle":
         return given, given, ref
-    if kind == "hexagon" and width is None:
+    if kind == "hexagon" and height is not None and width is None:
         return (height * _FLATS, height, ref) if pointy else (height / _FLATS, height, ref)
-    if kind == "hexagon":
+    if kind == "hexagon" and width is not None:
         return (width, width / _FLATS, ref) if pointy else (width, width * _FLATS, ref)
     missing = "height" if height is None else "width"
     problems.append(

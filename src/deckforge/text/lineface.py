@@ -299,8 +299,11 @@ def missing() -> list[str]:
     instance it is made from is not cut yet)."""
     todo = []
     for weight in (fonts.REGULAR, fonts.BOLD):
-        sources = [fonts.cached_path(fonts.instance_of(f, weight)) for f in ("arabic", "latin")]
-        if None in sources or fonts.cached_path_named(_target(weight, *sources)) is None:
+        instances = [fonts.instance_of(family, weight) for family in ("arabic", "latin")]
+        arabic, latin = (None if i is None else fonts.cached_path(i) for i in instances)
+        if arabic is None or latin is None:
+            todo.append(weight)
+        elif fonts.cached_path_named(_target(weight, arabic, latin)) is None:
             todo.append(weight)
     return todo
 

@@ -6,31 +6,24 @@ component's model type to its layout and its ``kind`` in the build manifest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 
 from deckforge.drawing.ops import Page
 from deckforge.errors import Problem
-from deckforge.kinds.board import Board
-from deckforge.kinds.pawns import Pawns
-from deckforge.kinds.rulebook import Rulebook
-from deckforge.kinds.score_pad import ScorePad
-from deckforge.kinds.tuckbox import Tuckbox
-from deckforge.layout.components.board import board
-from deckforge.layout.components.pawns import PawnsDoNotFit, pawns
-from deckforge.layout.components.rulebook import rulebook
-from deckforge.layout.components.score_pad import score_pad
-from deckforge.layout.components.sheet import TextDoesNotFit, Unmade
-from deckforge.layout.components.tuckbox import tuckbox
+from deckforge.layout.components.sheet import PawnsDoNotFit, TextDoesNotFit, Unmade
 from deckforge.model import Edition
 from deckforge.profiles import Profile
 
-#: Each component type: how it is laid out and its ``kind`` in the build manifest.
-LAYOUTS: dict[type, tuple[Callable[..., list[Page]], str]] = {
-    ScorePad: (score_pad, "score-pad"),
-    Rulebook: (rulebook, "rulebook"),
-    Board: (board, "board"),
-    Pawns: (pawns, "pawns"),
-    Tuckbox: (tuckbox, "tuckbox"),
+#: Each component type (by its class's name): the module of this package that lays it
+#: out with the function of the same name, and its ``kind`` in the build manifest. A
+#: module is imported when a build has such a component: an edition of cards and a
+#: rulebook loads no board or tuck box.
+LAYOUTS: dict[str, tuple[str, str]] = {
+    "ScorePad": ("score_pad", "score-pad"),
+    "Rulebook": ("rulebook", "rulebook"),
+    "Board": ("board", "board"),
+    "Pawns": ("pawns", "pawns"),
+    "Tuckbox": ("tuckbox", "tuckbox"),
 }
 
 
@@ -39,7 +32,8 @@ def lay_out_component(
 ) -> tuple[str, list[Page], list[Problem]]:
     """A component's manifest kind and pages, or the problem that stops it: text that
     cannot be set, or paper too small for it."""
-    layout, kind = LAYOUTS[type(component)]
+    module, kind = LAYOUTS[type(component).__name__]
+    layout = getattr(importlib.import_module(f"{__name__}.{module}"), module)
     try:
         return kind, layout(edition, component, profile), []
     except TextDoesNotFit as exc:

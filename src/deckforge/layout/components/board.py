@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from deckforge.drawing.ops import BLACK, Face, Line, Page, Placement, Transform, Use
 from deckforge.errors import ERROR, Problem
-from deckforge.kinds.board import Board
+from deckforge.kinds.board import Board, Pieces
 from deckforge.layout.components.sheet import Unmade
 from deckforge.model import Edition
 from deckforge.profiles import Profile
@@ -54,16 +54,15 @@ def draw_board(edition: Edition, board: Board) -> Drawn:
     (whole,) = drawn
     ops = list(whole.face.ops) if whole.face.key is None else [Use(whole.face)]
     if board.pieces is not None:
-        ops.extend(_pieces(edition, board, whole.width, whole.height))
+        ops.extend(_pieces(edition, board, board.pieces, whole.width, whole.height))
     return Drawn(Face(tuple(ops), key=f"{edition.id}/{board.id}"), whole.width, whole.height)
 
 
-def _pieces(edition: Edition, board: Board, w: float, h: float) -> list:
+def _pieces(edition: Edition, board: Board, pieces: Pieces, w: float, h: float) -> list:
     """Each piece drawn from its template with its centre where its row says (mirrored
     with the board in a right-to-left edition)."""
     from deckforge.templates import draw_parts
 
-    pieces = board.pieces
     parts, problems, mirror = draw_parts(
         edition,
         pieces.template,
@@ -135,7 +134,7 @@ class Grid:
 def tile_grid(w: float, h: float, paper: tuple[float, float]) -> Grid:
     """The fewest sheets of ``paper``, upright or turned, that hold a board of ``w`` by
     ``h`` in equal tiles, a glue strip beside every tile that has a neighbour before it."""
-    best = None
+    ways = []
     pw, ph = paper
     for paper_w, paper_h in ((pw, ph), (ph, pw)):
         columns = _count(w, paper_w - 2 * MARGIN)
@@ -143,9 +142,8 @@ def tile_grid(w: float, h: float, paper: tuple[float, float]) -> Grid:
         grid = Grid(paper_w, paper_h, rows, columns, w / columns, h / rows)
         # Fewest sheets; then paper turned as the board is.
         rank = (grid.count, (paper_w >= paper_h) != (w >= h))
-        if best is None or rank < best[0]:
-            best = (rank, grid)
-    return best[1]
+        ways.append((rank, grid))
+    return min(ways, key=lambda way: way[0])[1]
 
 
 def _count(length: float, room: float) -> int:

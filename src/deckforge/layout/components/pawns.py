@@ -15,7 +15,13 @@ from deckforge.drawing import shapes
 from deckforge.drawing.ops import RGB, WHITE, Line, Page, Rect, Text, hex_colour, mix
 from deckforge.kinds.numbered import PlayerColour
 from deckforge.kinds.pawns import Pawns
-from deckforge.layout.components.sheet import Sheet, palette, set_text, sheet_for
+from deckforge.layout.components.sheet import (
+    PawnsDoNotFit,
+    Sheet,
+    palette,
+    set_text,
+    sheet_for,
+)
 from deckforge.model import Edition
 from deckforge.profiles import Profile
 from deckforge.text import fonts
@@ -27,10 +33,6 @@ PANEL_W, PANEL_H, TAB = mm(30), mm(40), mm(12)
 PIECE_H = 2 * PANEL_H + 2 * TAB
 GAP = mm(8)
 LABEL_H = mm(12)
-
-
-class PawnsDoNotFit(ValueError):
-    """The profile's paper holds no pawn."""
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,10 @@ def set_text(
         raise TextDoesNotFit(text, exc) from exc
 
 
+class PawnsDoNotFit(ValueError):
+    """The profile's paper holds no pawn."""
+
+
 class Unmade(Exception):
     """A component drawn from templates that cannot be drawn, with the problems found."""
 

@@ -201,6 +201,9 @@ def _sized(edition: Edition, box: Tuckbox, panel: str, size: tuple[float, float]
 def tuckbox(edition: Edition, box: Tuckbox, profile: Profile) -> list[Page]:
     """The box's one page: on the home profile's paper, or at trim and bleed for a shop."""
     deck = _deck(edition, box)
+    if deck.size_mm is None:
+        message = f"the deck '{deck.id}' gives no card size for its box: give the deck a 'size'"
+        raise Unmade([Problem(box.ref, message)])
     card_w, card_h = (mm(side) for side in deck.size_mm)
     die = die_line(inner_size(card_w, card_h, len(deck.cards), box))
     faces = _panel_faces(edition, box, deck, die)

@@ -107,7 +107,8 @@ def gradient(painter, op) -> None:
     converter = painter.converter
     if converter is not None:
         stops = _fine(stops)
-    offsets, colours = [], []
+    offsets: list[float] = []
+    colours: list[tuple[float, ...]] = []
     for offset, rgb in stops:
         if offsets and offset <= offsets[-1]:
             offset = min(1.0, offsets[-1] + 1e-6)

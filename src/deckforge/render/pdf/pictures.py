@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
@@ -25,6 +27,9 @@ from deckforge.render.colour import Converter
 from deckforge.render.pdf import icon_cache
 from deckforge.rl import pdf as adapter
 from deckforge.text import fonts
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen import canvas as rl_canvas
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)"
 
@@ -81,6 +86,26 @@ def _svg(path: str):
 class Pictures:
     """What the painter (:class:`.painter.Painter`) draws pictures with: icons' forms,
     art files, ReportLab drawings."""
+
+    # What the painter that draws with these has: its canvas and the operators being
+    # drawn, its colour converter, the forms defined in the file and their sizes.
+    c: rl_canvas.Canvas
+    code: list[str]
+    converter: Converter | None
+    colour_key: str | None
+    forms: set[str]
+    sizes: dict[str, tuple[float, float]]
+    drawing_font: str | None
+
+    if TYPE_CHECKING:
+
+        def colour(self, rgb: RGB, stroke: bool = False, area: bool = False) -> str: ...
+
+        def defining(
+            self, form: str, box: tuple[float, float, float, float]
+        ) -> AbstractContextManager[None]: ...
+
+        def do_form(self, form: str) -> None: ...
 
     def icon_form(self, code: str, tint: RGB | None = None) -> tuple[str, float, float]:
         """The form XObject of an icon, tinted if given (defined on first use), and its

@@ -47,9 +47,9 @@ def tile_plan(deck: Deck, folder: Path, name: str, title: str, url) -> Plan:
         plan.jobs.append(ImageJob(pdf, size, (slot,), (str(plan.folder / f"back-{number}.png"),)))
     pieces = []
     for card in range(deck.cards):
-        face = plan.folder / f"face-{faces.index(deck.faces[card]) + 1}.png"
-        back = plan.folder / f"back-{deck.back_of[card] + 1}.png"
-        pieces.append(_piece(deck, card, url(face), url(back), w / h))
+        face_png = plan.folder / f"face-{faces.index(deck.faces[card]) + 1}.png"
+        back_png = plan.folder / f"back-{deck.back_of[card] + 1}.png"
+        pieces.append(_piece(deck, card, url(face_png), url(back_png), w / h))
     state = {"SaveName": title, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
              "Rules": "", "PlayerTurn": "", "LuaScript": "", "ObjectStates": pieces}  # fmt: skip
     plan.texts[f"{name}.json"] = json.dumps(state, indent=2, ensure_ascii=False) + "\n"

@@ -210,7 +210,7 @@ class Paint:
     stroke: Colour | None
     width: float
     dash: tuple[float, ...]
-    gradient: object = None
+    gradient: effects.GradientSpec | None = None
 
     def colours(self, scope: Scope) -> tuple[RGB | None, RGB | None]:
         """Fill and outline on one card."""
