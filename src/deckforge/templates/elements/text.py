@@ -118,12 +118,12 @@ class Text(Element):
                 self.pattern = None
         self.locale = compiler.locale
         self.text_ref = spec.at("text")
-        own = Box(self.place.w, self.place.h)
+        box = Box(self.place.w, self.place.h)
         self.outline = compiler.colour(spec, "stroke")
         self.uses(*(self.outline.fields if self.outline else ()))
-        width = compiler.length(spec, "stroke_width", "", own, 0.5)
+        width = compiler.length(spec, "stroke_width", "", box, 0.5)
         self.outline_width = compiler.bounded(spec, "stroke_width", width, "stroke_width", 0.5)
-        self.spacing = compiler.length(spec, "letter_spacing", "w", own, 0.0)
+        self.spacing = compiler.length(spec, "letter_spacing", "w", box, 0.0)
         if not -2 <= self.spacing <= 20:
             compiler.problem(spec, "letter_spacing", "letter spacing must be from -2pt to 20pt")
             self.spacing = 0.0
