@@ -49,7 +49,8 @@ def family_key(compiler: Compiler, spec: Spec, weight: str) -> str:
     named = spec.data["font"]
     if isinstance(named, str):  # a packaged family, by its name
         try:
-            return fonts.register_family(package_family(named), weight)
+            files, labels = package_family(named)
+            return fonts.register_family(files, weight, labels)
         except (fonts.FontFileError, OSError) as exc:
             compiler.problem(spec, "font", str(exc))
             return weight

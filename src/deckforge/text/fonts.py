@@ -236,11 +236,15 @@ def upright(style: str) -> str:
     return BOLD if style in (BOLD, BOLD_ITALIC) else REGULAR
 
 
-def register_family(files: dict[str, Path], weight: str = REGULAR) -> str:
+def register_family(
+    files: dict[str, Path], weight: str = REGULAR, labels: dict[str, str] | None = None
+) -> str:
     """A project's font family: the files of its faces by style (regular, and any of
-    bold, italic, bold_italic), each registered as :func:`register_file` does; returns
-    the key of its face of ``weight``. Markup in text set in it uses its own faces."""
-    family = {style: register_file(path, style) for style, path in files.items()}
+    bold, italic, bold_italic), each registered as :func:`register_file` does (named by
+    ``labels`` where given); returns the key of its face of ``weight``. Markup in text
+    set in it uses its own faces."""
+    labels = labels or {}
+    family = {style: register_file(path, style, labels.get(style)) for style, path in files.items()}
     for key in family.values():
         _FAMILY[key] = family
     return family.get(weight, family[REGULAR])
@@ -250,17 +254,19 @@ class FontFileError(ValueError):
     """A font file that cannot be used."""
 
 
-def register_file(path: Path, fallback: str = REGULAR) -> str:
+def register_file(path: Path, fallback: str = REGULAR, label: str | None = None) -> str:
     """A TrueType font file (.ttf, or .otf with TrueType outlines) as a face to set text
     in, embedded and subset like the shipped ones; returns the key text styles give as
     their weight. Letters the file lacks (Persian in a Latin face) are set in the shipped
-    faces at the ``fallback`` weight."""
+    faces at the ``fallback`` weight. The face is named by the file's name, or by
+    ``label`` (a cached instance's file is named by its digest)."""
+    stem = label or path.stem
     data = read_regular(path)
     digest = hashlib.sha256(data).hexdigest()[:12]
     key = f"file-{digest}-{fallback}"
     if key in _FILE_FACES:
         return key
-    name = f"{path.stem[:24]}-{digest}"
+    name = f"{stem[:24]}-{digest}"
     try:
         font = TTFont(name, io.BytesIO(data))  # the bytes checked, not the file again
     except Exception as exc:  # noqa: BLE001 - ReportLab raises several kinds for bad files
@@ -271,7 +277,7 @@ def register_file(path: Path, fallback: str = REGULAR) -> str:
     _check_glyphs(path, data)
     # Embedded under a name of its own: one it shares with another face (a shipped
     # face's, NotoSans-Regular) would have ReportLab draw and embed that face instead.
-    faces.rename(font, f"{_PS_UNSAFE.sub('', path.stem)[:24] or 'Font'}-{digest}")
+    faces.rename(font, f"{_PS_UNSAFE.sub('', stem)[:24] or 'Font'}-{digest}")
     pdfmetrics.registerFont(font)
     own = _FACES[name] = FontFace(name, path, frozenset(font.face.charToGlyph))
     _FILE_FACES[key] = (own, fallback)

@@ -17,9 +17,10 @@ _WANTED = {
 }
 
 
-def package_family(name: str) -> dict[str, Path]:
-    """The font files of a packaged family's faces, by style (those it has); FontFileError
-    naming the installed families when no package holds it."""
+def package_family(name: str) -> tuple[dict[str, Path], dict[str, str]]:
+    """The font files of a packaged family's faces, by style (those it has), and the name
+    of each face (``NotoSerif-Bold``); FontFileError naming the installed families when no
+    package holds it."""
     import fontpkg  # read only by templates that name a packaged family
 
     try:
@@ -32,6 +33,7 @@ def package_family(name: str) -> dict[str, Path]:
         ) from None
     stem = "".join(part for part in family.name.split() if part.isalnum())
     files: dict[str, Path] = {}
+    labels: dict[str, str] = {}
     for style, (weight, italic, suffix) in _WANTED.items():
         for found in family.files:
             if (found.style == "italic") != italic:
@@ -39,10 +41,11 @@ def package_family(name: str) -> dict[str, Path]:
             if found.variable and (found.wght_min or 0) <= weight <= (found.wght_max or 1000):
                 instance = fonts.Instance(found.path, weight, f"{stem}-{suffix}")
                 files[style] = fonts.instance_file(instance)
+                labels[style] = f"{stem}-{suffix}"
                 break
             if not found.variable and found.weight == weight:
                 files[style] = found.path
                 break
     if fonts.REGULAR not in files:
         raise fonts.FontFileError(f"the font package of '{name}' has no regular face")
-    return files
+    return files, labels
