@@ -81,6 +81,10 @@ class TextStyle:
     #: smaller than the same in English. (Text on more lines is set as before: a label
     #: better shrinks onto one line than breaks.)
     latin_height: bool = False
+    #: The fonts a span may name (``[font="Noto Serif"]``): (name, weight key) pairs.
+    span_fonts: tuple[tuple[str, str], ...] = ()
+    #: The colours a span may name (``[colour=accent]``): (name, ``#RRGGBB``) pairs.
+    span_colours: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +226,14 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 @lru_cache(maxsize=16384)
-def _marked_unit_width(word: str, styles: bytes, weight: str, scales: tuple = (1.0,)) -> float:
+def _marked_unit_width(
+    word: str, styles: bytes, weights: tuple[str, ...], scales: tuple = (1.0,)
+) -> float:
     """Width at 1 pt of a word with markup: its letters in their styles (and spans'
-    sizes, ``scales`` by span number), its icons."""
+    sizes, ``scales`` by span number, and fonts, ``weights`` by span number), its icons."""
     if OBJECT not in word and min(styles) == max(styles):
-        return _unit_width(word, _style_of(weight, styles[0])) * scales[styles[0] >> 2]
+        first = styles[0]
+        return _unit_width(word, _style_of(weights[first >> 2], first)) * scales[first >> 2]
     total = 0.0
     by_style: dict[tuple[str, float], list[str]] = {}
     # Shaped as one word (letters join across a change of style), then measured by style.
@@ -235,7 +242,8 @@ def _marked_unit_width(word: str, styles: bytes, weight: str, scales: tuple = (1
         if ch == OBJECT:
             total += ICON_ADVANCE * scales[styles[index] >> 2]
         elif ch not in INVISIBLE:
-            key = (_style_of(weight, styles[index]), scales[styles[index] >> 2])
+            bits = styles[index]
+            key = (_style_of(weights[bits >> 2], bits), scales[bits >> 2])
             by_style.setdefault(key, []).append(ch)
     for (style, scale), chars in by_style.items():
         found = runs_of("".join(chars), style)
@@ -251,17 +259,19 @@ def _measure_marked(paragraphs: tuple[Marked, ...], weight: str) -> list[tuple]:
     for paragraph in paragraphs:
         text, styles = paragraph.text, paragraph.styles
         scales = markup.scales_of(paragraph)
+        weights = markup.faces_of(paragraph, weight)
         words = text.split(" ") if text else []
         starts, at = [], 0
         for word in words:
             starts.append(at)
             at += len(word) + 1
         widths = [
-            _marked_unit_width(word, styles[s : s + len(word)], weight, scales)
+            _marked_unit_width(word, styles[s : s + len(word)], weights, scales)
             for word, s in zip(words, starts, strict=True)
         ]
         spaces = [
-            _unit_width(" ", _style_of(weight, styles[s - 1])) * scales[styles[s - 1] >> 2]
+            _unit_width(" ", _style_of(weights[styles[s - 1] >> 2], styles[s - 1]))
+            * scales[styles[s - 1] >> 2]
             if s
             else 0.0
             for s in starts
@@ -298,12 +308,13 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
     """:func:`check_glyphs` for text with markup, each character in its style."""
     for paragraph in paragraphs:
         text = paragraph.text.replace(OBJECT, "")
-        styles = {_style_of(weight, bits) for bits in set(paragraph.styles)}
+        weights = markup.faces_of(paragraph, weight)
+        styles = {_style_of(weights[bits >> 2], bits) for bits in set(paragraph.styles)}
         if all(fonts.face("latin", style).coverage.issuperset(map(ord, text)) for style in styles):
             continue  # the usual case, checked at once
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
-                if _font_for(ch, _style_of(weight, bits)) is None:
+                if _font_for(ch, _style_of(weights[bits >> 2], bits)) is None:
                     raise undrawable(ch)
 
 
@@ -334,7 +345,10 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
         raise FitError(str(exc), exc.position) from None
     if marked.spans:  # a span's size as a share of the text's: it shrinks with it
         spans = tuple(
-            replace(span, scale=span.size / style.size if span.size else 1.0)
+            replace(
+                _resolved(span, style),
+                scale=span.size / style.size if span.size else 1.0,
+            )
             for span in marked.spans
         )
         marked = replace(marked, spans=spans)
@@ -342,6 +356,33 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
     _check_marked(paragraphs, style.weight)
     measured = _measure_marked(paragraphs, style.weight)
     return lambda size: _wrap_marked(measured, width, size, style.max_lines), False
+
+
+def _resolved(span: markup.Span, style: TextStyle) -> markup.Span:
+    """A span with its font's name made the font's weight key and its colour's name made
+    ``#RRGGBB``, as the text's template knows them (FitError for a name it does not)."""
+    font, colour = span.font, span.colour
+    if font:
+        faces = dict(style.span_fonts)
+        if font not in faces:
+            known = ", ".join(f'"{name}"' for name in faces) or "none (no style names a font)"
+            raise FitError(
+                f'font="{font}" in the span at character {span.at + 1}: the fonts a span '
+                f"can use are those the template's styles use: {known}",
+                span.at,
+            )
+        font = faces[font]
+    if colour and not colour.startswith("#"):
+        colours = dict(style.span_colours)
+        if colour not in colours:
+            known = ", ".join(colours) or "none"
+            raise FitError(
+                f"colour={colour} in the span at character {span.at + 1}: no colour is "
+                f"called '{colour}' (give #RRGGBB or one of: {known})",
+                span.at,
+            )
+        colour = colours[colour]
+    return replace(span, font=font, colour=colour)
 
 
 class _Heights:
