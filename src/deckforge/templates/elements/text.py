@@ -67,7 +67,8 @@ class Text(Element):
             "description": "The text: words and bindings to the card's fields, like "
             "'{question}', with markup: **bold**, *italic*, \\n for a line break, icons as "
             "':sword:' or '{icon:1F5E1}', spans as '[size=14pt colour=#C8102E]word[/]' "
-            "(size, colour, weight, style).",
+            "(size, colour, weight, style, and font: a font the template's styles name, "
+            "quoted when it holds a space).",
             "type": "string",
             "maxLength": 2000,
         },
