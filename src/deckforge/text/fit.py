@@ -19,7 +19,7 @@ alike).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.art import icons
@@ -34,6 +34,7 @@ from deckforge.text.lines import (
     latin_line,
     set_line,
     shaped_growth,
+    style_in,
     style_of,
 )
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
@@ -81,9 +82,8 @@ class TextStyle:
     #: smaller than the same in English. (Text on more lines is set as before: a label
     #: better shrinks onto one line than breaks.)
     latin_height: bool = False
-    #: The fonts a span may name (``[font="Noto Serif"]``): (name, weight key) pairs.
+    #: What a span may name: fonts as (name, weight key), colours as (name, #RRGGBB).
     span_fonts: tuple[tuple[str, str], ...] = ()
-    #: The colours a span may name (``[colour=accent]``): (name, ``#RRGGBB``) pairs.
     span_colours: tuple[tuple[str, str], ...] = ()
 
 
@@ -226,14 +226,11 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 @lru_cache(maxsize=16384)
-def _marked_unit_width(
-    word: str, styles: bytes, weights: tuple[str, ...], scales: tuple = (1.0,)
-) -> float:
+def _marked_unit_width(word: str, styles: bytes, weights: tuple, scales: tuple = (1.0,)) -> float:
     """Width at 1 pt of a word with markup: its letters in their styles (and spans'
     sizes, ``scales`` by span number, and fonts, ``weights`` by span number), its icons."""
     if OBJECT not in word and min(styles) == max(styles):
-        first = styles[0]
-        return _unit_width(word, _style_of(weights[first >> 2], first)) * scales[first >> 2]
+        return _unit_width(word, style_in(weights, styles[0])) * scales[styles[0] >> 2]
     total = 0.0
     by_style: dict[tuple[str, float], list[str]] = {}
     # Shaped as one word (letters join across a change of style), then measured by style.
@@ -242,8 +239,7 @@ def _marked_unit_width(
         if ch == OBJECT:
             total += ICON_ADVANCE * scales[styles[index] >> 2]
         elif ch not in INVISIBLE:
-            bits = styles[index]
-            key = (_style_of(weights[bits >> 2], bits), scales[bits >> 2])
+            key = (style_in(weights, styles[index]), scales[styles[index] >> 2])
             by_style.setdefault(key, []).append(ch)
     for (style, scale), chars in by_style.items():
         found = runs_of("".join(chars), style)
@@ -270,8 +266,7 @@ def _measure_marked(paragraphs: tuple[Marked, ...], weight: str) -> list[tuple]:
             for word, s in zip(words, starts, strict=True)
         ]
         spaces = [
-            _unit_width(" ", _style_of(weights[styles[s - 1] >> 2], styles[s - 1]))
-            * scales[styles[s - 1] >> 2]
+            _unit_width(" ", style_in(weights, styles[s - 1])) * scales[styles[s - 1] >> 2]
             if s
             else 0.0
             for s in starts
@@ -309,12 +304,12 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
     for paragraph in paragraphs:
         text = paragraph.text.replace(OBJECT, "")
         weights = markup.faces_of(paragraph, weight)
-        styles = {_style_of(weights[bits >> 2], bits) for bits in set(paragraph.styles)}
+        styles = {style_in(weights, bits) for bits in set(paragraph.styles)}
         if all(fonts.face("latin", style).coverage.issuperset(map(ord, text)) for style in styles):
             continue  # the usual case, checked at once
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
-                if _font_for(ch, _style_of(weights[bits >> 2], bits)) is None:
+                if _font_for(ch, style_in(weights, bits)) is None:
                     raise undrawable(ch)
 
 
@@ -341,48 +336,14 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
         return lambda size: wrap(logical, width, style.weight, size, style.max_lines), plain
     try:
         marked = markup.parse(text)
+        if marked.spans:  # a span's size as a share of the text's: it shrinks with it
+            marked = markup.fitted(marked, style.size, style.span_fonts, style.span_colours)
     except MarkupError as exc:
         raise FitError(str(exc), exc.position) from None
-    if marked.spans:  # a span's size as a share of the text's: it shrinks with it
-        spans = tuple(
-            replace(
-                _resolved(span, style),
-                scale=span.size / style.size if span.size else 1.0,
-            )
-            for span in marked.spans
-        )
-        marked = replace(marked, spans=spans)
     paragraphs = markup.paragraphs(marked, locale)
     _check_marked(paragraphs, style.weight)
     measured = _measure_marked(paragraphs, style.weight)
     return lambda size: _wrap_marked(measured, width, size, style.max_lines), False
-
-
-def _resolved(span: markup.Span, style: TextStyle) -> markup.Span:
-    """A span with its font's name made the font's weight key and its colour's name made
-    ``#RRGGBB``, as the text's template knows them (FitError for a name it does not)."""
-    font, colour = span.font, span.colour
-    if font:
-        faces = dict(style.span_fonts)
-        if font not in faces:
-            known = ", ".join(f'"{name}"' for name in faces) or "none (no style names a font)"
-            raise FitError(
-                f'font="{font}" in the span at character {span.at + 1}: the fonts a span '
-                f"can use are those the template's styles use: {known}",
-                span.at,
-            )
-        font = faces[font]
-    if colour and not colour.startswith("#"):
-        colours = dict(style.span_colours)
-        if colour not in colours:
-            known = ", ".join(colours) or "none"
-            raise FitError(
-                f"colour={colour} in the span at character {span.at + 1}: no colour is "
-                f"called '{colour}' (give #RRGGBB or one of: {known})",
-                span.at,
-            )
-        colour = colours[colour]
-    return replace(span, font=font, colour=colour)
 
 
 class _Heights:

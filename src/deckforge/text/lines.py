@@ -159,6 +159,12 @@ def style_of(weight: str, bits: int) -> str:
     return fonts.styled(weight, bool(bits & markup.BOLD), bool(bits & markup.ITALIC))
 
 
+def style_in(weights: tuple[str, ...], bits: int) -> str:
+    """:func:`style_of` in the weight key of the character's span (``weights`` by span
+    number, as :func:`deckforge.text.markup.faces_of` gives them)."""
+    return style_of(weights[bits >> 2], bits)
+
+
 @cache
 def _line_face_of(face_name: str) -> tuple[str, str, str] | None:
     """(line face, family, weight) for a shipped upright face, which the line face draws

@@ -38,7 +38,7 @@ way for the script and looks like a rendering fault to Persian readers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from deckforge.art import icons
@@ -383,6 +383,41 @@ def _read_span(settings: str, outer: Span, at: int) -> Span:
             at,
         )
     return Span(size=size, colour=colour, sets=sets, clears=clears, font=font, at=at)
+
+
+def fitted(
+    marked: Marked,
+    size: float,
+    fonts: tuple[tuple[str, str], ...] = (),
+    colours: tuple[tuple[str, str], ...] = (),
+) -> Marked:
+    """Marked text set at ``size``: each span's size made a share of it (so that it shrinks
+    with the text), its font's name made the weight key ``fonts`` gives it and its
+    colour's name the ``#RRGGBB`` ``colours`` gives it (MarkupError for a name unknown)."""
+    known_fonts, known_colours = dict(fonts), dict(colours)
+    spans = []
+    for span in marked.spans:
+        font, colour, where = span.font, span.colour, f"in the span at character {span.at + 1}"
+        if font and font not in known_fonts:
+            known = ", ".join(f'"{name}"' for name in known_fonts) or "none (no style names one)"
+            raise MarkupError(
+                f'font="{font}" {where}: the fonts a span can use are those the '
+                f"template's styles use: {known}",
+                span.at,
+            )
+        if colour and not colour.startswith("#"):
+            if colour not in known_colours:
+                known = ", ".join(known_colours) or "none"
+                raise MarkupError(
+                    f"colour={colour} {where}: no colour is called '{colour}' (give #RRGGBB "
+                    f"or one of: {known})",
+                    span.at,
+                )
+            colour = known_colours[colour]
+        scale = span.size / size if span.size else 1.0
+        font = known_fonts[font] if font else ""
+        spans.append(replace(span, scale=scale, font=font, colour=colour))
+    return replace(marked, spans=tuple(spans))
 
 
 def _by_name(name: str, at: int) -> str:
