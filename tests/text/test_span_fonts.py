@@ -114,8 +114,9 @@ def test_a_latin_word_in_a_persian_line_is_set_in_the_span_font(tmp_path):
 
 def test_an_unknown_font_in_a_span_is_an_error_naming_the_fonts_it_can_use(tmp_path):
     body = STYLES + "elements:\n  - {name: t, type: text, text: 'a [font=Nope]b[/]'}\n"
-    assert problems_of(tmp_path, body) == [
-        "decks/test/templates/t.yaml:6:33: elements[0].text: card 'a': "
+    cards = [{"id": text("a")}, {"id": text("b")}]
+    assert problems_of(tmp_path, body, cards) == [
+        "decks/test/templates/t.yaml:6:33: elements[0].text: "
         'font="Nope" in the span at '
         "character 3: the fonts a span can use are those the template's styles use: "
         '"Noto Serif"'
@@ -143,7 +144,7 @@ def test_an_unknown_colour_in_a_span_is_an_error(tmp_path):
     body = "elements:\n  - {name: t, type: text, text: 'a [colour=blod]b[/]'}\n"
     (problem,) = problems_of(tmp_path, body)
     assert problem.startswith(
-        "decks/test/templates/t.yaml:4:33: elements[0].text: card 'a': colour=blod in the span at "
+        "decks/test/templates/t.yaml:4:33: elements[0].text: colour=blod in the span at "
         "character 3: no colour is called 'blod' (give #RRGGBB or one of: white, black, ink,"
     ), problem
 
