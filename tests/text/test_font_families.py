@@ -88,3 +88,16 @@ def test_a_family_installed_as_a_font_package_is_named_by_its_name(tmp_path):
         "'Nope Sans' (installed: Noto Sans, Noto Sans Arabic, Noto Serif); install its "
         "package, fontpkg-nope-sans, or name a font file"
     ]
+
+
+def test_a_span_names_a_declared_family_by_its_regular_file(tmp_path, family):
+    body = (
+        f"styles:\n  serif: {{font: {{{family}}}}}\n"
+        "elements:\n  - {name: t, type: text, text: '{n}', from: safe}\n"
+    )
+    value = "Sans [font=LiberationSerif-Regular.ttf]serif **bold**[/] sans"
+    (op,) = one(tmp_path, body, [{"id": text("a"), "n": text(value)}])
+    faces = {run.text.strip(): run.font.rsplit("-", 1)[0] for run in op.fitted.lines[0].runs}
+    assert faces["serif"] == "LiberationSerif-Regular", faces
+    assert faces["bold"] == "LiberationSerif-Bold", faces
+    assert not faces["Sans"].startswith("Liberation") and not faces["sans"].startswith("Lib")

@@ -37,11 +37,20 @@ def test_a_span_sets_its_words_size_colour_and_emphasis():
             "[size=900pt]a[/]",
             "size=900pt in the span at character 1: give a size from 0.5pt to 500pt",
         ),
-        ("[colour=red]a[/]", "colour=red in the span at character 1: give #RRGGBB, like #C8102E"),
+        (
+            "[colour=#C81]a[/]",
+            "colour=#C81 in the span at character 1: give #RRGGBB, like #C8102E, or a colour's "
+            "name",
+        ),
         ("[weight=heavy]a[/]", "weight=heavy in the span at character 1: give bold or regular"),
         (
-            "[size=9 font=x]a[/]",
-            "'font=x' in the span at character 1: a span sets size, colour, weight, style",
+            "[size=9 face=x]a[/]",
+            "'face=x' in the span at character 1: a span sets size, colour, weight, style, font",
+        ),
+        (
+            "[font=Noto Serif]a[/]",
+            "'Serif' in the span at character 1: a span sets size, colour, weight, style, font, "
+            "as key=value (quote a value with spaces)",
         ),
     ],
 )

@@ -74,10 +74,15 @@ maps and how each of its expressions is read.
   line break (a newline, or `\\n` typed in a spreadsheet cell), and icons in the running
   text sized to the line: `:sword:` (a short name, or an emoji's Unicode name) or
   `{icon:1F5E1}` (an OpenMoji hexcode, or the emoji itself). `\\*`, `\\:`, `\\{` are
-  literal characters. A span sets the size (pt), colour (`#RRGGBB`), weight (`bold`,
-  `regular`) and style (`italic`, `upright`) of the words in it, any of them at once:
-  `The [size=14pt colour=#C8102E]red[/] word` sets `red` in 14 pt red inside 10 pt
-  text; spans nest, `[/]` closes the last one opened, a span's size shrinks with the
+  literal characters. A span sets the size (pt), colour (`#RRGGBB`, or a colour's name:
+  `black`, `white`, the edition's palette, the template's `colours`), weight (`bold`,
+  `regular`), style (`italic`, `upright`) and font of the words in it, any of them at
+  once: `The [size=14pt colour=#C8102E]red[/] word` sets `red` in 14 pt red inside 10 pt
+  text. A span's `font` is one a style of the template names in its `font` (a font
+  file, a family by its regular file, or a packaged family), quoted when it holds a
+  space: `[font="Noto Serif"]serif **bold**[/]` sets its words in Noto Serif, `bold` in
+  the family's bold face; an unknown font or colour is an error naming those a span may
+  use. Spans nest, `[/]` closes the last one opened, a span's size shrinks with the
   text when it is fitted, and `\\[` is a literal bracket (as is a `[` that starts no span,
   `[Hearts]`). It works alike in left-to-right and right-to-left text. A
   template's own markup is complete in itself, a binding standing for its value whole:

@@ -16,7 +16,7 @@ from typing import cast
 
 from deckforge.drawing.ops import RGB, hex_colour
 from deckforge.errors import Problem, SourceRef, close_matches
-from deckforge.templates import computed, geometry
+from deckforge.templates import computed, geometry, spanlook
 from deckforge.templates.bind import BindError, Field, Pattern, parse, parse_field
 from deckforge.templates.carets import character_at
 from deckforge.templates.colours import Colour, ColourError, Colours
@@ -360,7 +360,7 @@ class Compiler:
 
         size = value("font_size", 10.0)
         min_size = value("min_font_size", min(size, MIN_TYPE))
-        weight = str(merged.get("weight", fonts.REGULAR))
+        weight = weight_name = str(merged.get("weight", fonts.REGULAR))
         if "font" in merged and merged["font"] != "sans":
             weight = self.font(where["font"], weight)
         colour = None
@@ -377,6 +377,8 @@ class Compiler:
             align=str(merged.get("align", "start")),
             # Persian labels keep the size of English ones (see TextStyle.latin_height).
             latin_height=True,
+            span_fonts=spanlook.span_fonts(self, weight_name),
+            span_colours=spanlook.span_colours(self),
         )
         return TextLook(style, colour, str(merged.get("valign", "top")))
 

@@ -19,7 +19,7 @@ alike).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deckforge.art import icons
@@ -34,6 +34,7 @@ from deckforge.text.lines import (
     latin_line,
     set_line,
     shaped_growth,
+    style_in,
     style_of,
 )
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
@@ -81,6 +82,9 @@ class TextStyle:
     #: smaller than the same in English. (Text on more lines is set as before: a label
     #: better shrinks onto one line than breaks.)
     latin_height: bool = False
+    #: What a span may name: fonts as (name, weight key), colours as (name, #RRGGBB).
+    span_fonts: tuple[tuple[str, str], ...] = ()
+    span_colours: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +226,11 @@ def wrap(text: str, width: float, weight: str, size: float, max_lines: int = 0) 
 
 
 @lru_cache(maxsize=16384)
-def _marked_unit_width(word: str, styles: bytes, weight: str, scales: tuple = (1.0,)) -> float:
+def _marked_unit_width(word: str, styles: bytes, weights: tuple, scales: tuple = (1.0,)) -> float:
     """Width at 1 pt of a word with markup: its letters in their styles (and spans'
-    sizes, ``scales`` by span number), its icons."""
+    sizes, ``scales`` by span number, and fonts, ``weights`` by span number), its icons."""
     if OBJECT not in word and min(styles) == max(styles):
-        return _unit_width(word, _style_of(weight, styles[0])) * scales[styles[0] >> 2]
+        return _unit_width(word, style_in(weights, styles[0])) * scales[styles[0] >> 2]
     total = 0.0
     by_style: dict[tuple[str, float], list[str]] = {}
     # Shaped as one word (letters join across a change of style), then measured by style.
@@ -235,7 +239,7 @@ def _marked_unit_width(word: str, styles: bytes, weight: str, scales: tuple = (1
         if ch == OBJECT:
             total += ICON_ADVANCE * scales[styles[index] >> 2]
         elif ch not in INVISIBLE:
-            key = (_style_of(weight, styles[index]), scales[styles[index] >> 2])
+            key = (style_in(weights, styles[index]), scales[styles[index] >> 2])
             by_style.setdefault(key, []).append(ch)
     for (style, scale), chars in by_style.items():
         found = runs_of("".join(chars), style)
@@ -251,17 +255,18 @@ def _measure_marked(paragraphs: tuple[Marked, ...], weight: str) -> list[tuple]:
     for paragraph in paragraphs:
         text, styles = paragraph.text, paragraph.styles
         scales = markup.scales_of(paragraph)
+        weights = markup.faces_of(paragraph, weight)
         words = text.split(" ") if text else []
         starts, at = [], 0
         for word in words:
             starts.append(at)
             at += len(word) + 1
         widths = [
-            _marked_unit_width(word, styles[s : s + len(word)], weight, scales)
+            _marked_unit_width(word, styles[s : s + len(word)], weights, scales)
             for word, s in zip(words, starts, strict=True)
         ]
         spaces = [
-            _unit_width(" ", _style_of(weight, styles[s - 1])) * scales[styles[s - 1] >> 2]
+            _unit_width(" ", style_in(weights, styles[s - 1])) * scales[styles[s - 1] >> 2]
             if s
             else 0.0
             for s in starts
@@ -298,12 +303,13 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
     """:func:`check_glyphs` for text with markup, each character in its style."""
     for paragraph in paragraphs:
         text = paragraph.text.replace(OBJECT, "")
-        styles = {_style_of(weight, bits) for bits in set(paragraph.styles)}
+        weights = markup.faces_of(paragraph, weight)
+        styles = {style_in(weights, bits) for bits in set(paragraph.styles)}
         if all(fonts.face("latin", style).coverage.issuperset(map(ord, text)) for style in styles):
             continue  # the usual case, checked at once
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
-                if _font_for(ch, _style_of(weight, bits)) is None:
+                if _font_for(ch, style_in(weights, bits)) is None:
                     raise undrawable(ch)
 
 
@@ -330,14 +336,10 @@ def _wrapper(text: str, width: float, style: TextStyle, locale: str):
         return lambda size: wrap(logical, width, style.weight, size, style.max_lines), plain
     try:
         marked = markup.parse(text)
+        if marked.spans:  # a span's size as a share of the text's: it shrinks with it
+            marked = markup.fitted(marked, style.size, style.span_fonts, style.span_colours)
     except MarkupError as exc:
         raise FitError(str(exc), exc.position) from None
-    if marked.spans:  # a span's size as a share of the text's: it shrinks with it
-        spans = tuple(
-            replace(span, scale=span.size / style.size if span.size else 1.0)
-            for span in marked.spans
-        )
-        marked = replace(marked, spans=spans)
     paragraphs = markup.paragraphs(marked, locale)
     _check_marked(paragraphs, style.weight)
     measured = _measure_marked(paragraphs, style.weight)

@@ -159,6 +159,12 @@ def style_of(weight: str, bits: int) -> str:
     return fonts.styled(weight, bool(bits & markup.BOLD), bool(bits & markup.ITALIC))
 
 
+def style_in(weights: tuple[str, ...], bits: int) -> str:
+    """:func:`style_of` in the weight key of the character's span (``weights`` by span
+    number, as :func:`deckforge.text.markup.faces_of` gives them)."""
+    return style_of(weights[bits >> 2], bits)
+
+
 @cache
 def _line_face_of(face_name: str) -> tuple[str, str, str] | None:
     """(line face, family, weight) for a shipped upright face, which the line face draws
@@ -170,7 +176,9 @@ def _line_face_of(face_name: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list[int]]]:
+def _pieces(
+    glyphs, styles, weight: str, rtl: bool, weights: tuple[str, ...] = ()
+) -> list[tuple[str, str, list[int]]]:
     """The glyphs in the pieces they were placed in when a line was drawn one face at a
     time: (kind, face name, glyph indices), kind "text", "space" or "icon".
 
@@ -181,7 +189,11 @@ def _pieces(glyphs, styles, weight: str, rtl: bool) -> list[tuple[str, str, list
     key_style = weight
     for index, glyph in enumerate(glyphs):
         ch = glyph.char
-        style = weight if styles is None else style_of(weight, styles[glyph.index])
+        if styles is None:
+            style = weight
+        else:
+            bits = styles[glyph.index]
+            style = style_of(weights[bits >> 2] if weights else weight, bits)
         number = 0 if styles is None else styles[glyph.index] >> 2
         if ch == OBJECT:
             pieces.append(("icon", "", [index]))
@@ -258,7 +270,8 @@ def set_line(line: str | Marked, weight: str, size: float, rtl: bool) -> Line:
                 runs.append(Run(text, face, start, width, size=size, colour=span.colour))
             chars.clear()
 
-    for kind, drawn_in, indices in _pieces(glyphs, styles, weight, rtl):
+    weights = markup.faces_of(marked, weight) if marked is not None else ()
+    for kind, drawn_in, indices in _pieces(glyphs, styles, weight, rtl, weights):
         piece_span = spans[styles[glyphs[indices[0]].index] >> 2] if styles else None
         if piece_span is not span:
             close()
@@ -389,8 +402,10 @@ def _marked_latin_line(marked: Marked, weight: str, size: float) -> Line | None:
     whole = size
     for stretch in markup.STRETCH.finditer(marked.styles):
         first, stop = stretch.span()
-        face = fonts.face("latin", style_of(weight, marked.styles[first]))
         span = markup.span_of(marked, marked.styles[first])
+        face = fonts.face(
+            "latin", style_of(span.font or weight if span else weight, marked.styles[first])
+        )
         size = whole * (span.scale if span is not None else 1.0)
         if not face.coverage.issuperset(map(ord, text[first:stop].replace(OBJECT, ""))):
             return None

@@ -11,10 +11,13 @@ spreadsheet cell, plus two icon tokens:
 ``{icon:1F5E1}``    an OpenMoji icon by its hexcode (or the emoji itself)
 a newline, ``\n``   a line break (``\n`` is the form to type in a CSV or XLSX cell)
 ``\*`` ``\:``       a literal ``*``, ``:``; also ``\{``, ``\[`` and ``\\``
-``[size=14pt]…[/]`` a span: ``size`` (pt), ``colour`` (``#RRGGBB``), ``weight``
-                    (``bold``, ``regular``) and ``style`` (``italic``, ``upright``),
-                    any of them, in one span: ``[size=14pt colour=#C8102E]word[/]``;
-                    spans nest, and ``[/]`` closes the last one opened
+``[size=14pt]…[/]`` a span: ``size`` (pt), ``colour`` (``#RRGGBB`` or a colour's
+                    name), ``weight`` (``bold``, ``regular``), ``style``
+                    (``italic``, ``upright``) and ``font`` (a font the template's
+                    styles use), any of them, in one span:
+                    ``[size=14pt colour=#C8102E font="Noto Serif"]word[/]``; a
+                    value with spaces is quoted; spans nest, and ``[/]`` closes
+                    the last one opened
 ==================  ==============================================================
 
 A span's size is kept as a share of the text's own size: when text is shrunk to fit,
@@ -35,7 +38,7 @@ way for the script and looks like a rendering fault to Persian readers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from deckforge.art import icons
@@ -51,14 +54,16 @@ ITALIC = 2
 OBJECT = "\ufffc"
 
 #: The keys a span sets, as ``[key=value ...]``.
-SPAN_KEYS = ("size", "colour", "weight", "style")
+SPAN_KEYS = ("size", "colour", "weight", "style", "font")
 #: A span's opening; what sets it is checked when it is read.
-_SPAN = re.compile(r"\[((?:size|colou?r|weight|style)=[^\]\[]*)\]")
+_SPAN = re.compile(r"\[((?:size|colou?r|weight|style|font)=[^\]\[]*)\]")
+#: One setting of a span: a key and its value, which is quoted if it holds spaces.
+_SETTING = re.compile(r'\s*([^\s=]*)=("[^"]*"|[^\s"]*)(?=\s|$)')
 #: Most spans a text may open (its characters' style bits hold the span's number).
 MAX_SPANS = 63
 #: A quick test for text that may hold markup (most text holds none).
 _MAYBE = re.compile(
-    r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:|\[(?:size|colou?r|weight|style)=|\[/\]"
+    r"[*\\\ufffc]|\{icon:|:[A-Za-z][A-Za-z0-9_+-]*:|\[(?:size|colou?r|weight|style|font)=|\[/\]"
 )
 _WHITESPACE = re.compile(r"\s+")
 #: A stretch of characters of one style, in a Marked's styles.
@@ -69,6 +74,8 @@ _NAME = re.compile(r":([A-Za-z][A-Za-z0-9_+-]*):")
 _HEX = re.compile(r"\{icon:([^}]*)\}")
 _ESCAPED = {"*": "*", ":": ":", "{": "{", "[": "[", "\\": "\\", "n": "\n"}
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+#: A colour's name, which the template that sets the text resolves.
+_COLOUR_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _EMPHASIS = {1: ITALIC, 2: BOLD, 3: BOLD | ITALIC}
 _WHAT = {ITALIC: "italic", BOLD: "bold", BOLD | ITALIC: "bold italic"}
 
@@ -84,13 +91,22 @@ class MarkupError(ValueError):
 @dataclass(frozen=True)
 class Span:
     """What a span sets: ``size`` in points (or, once fitted, ``scale``: the share of the
-    text's size), ``colour`` as ``#RRGGBB``, and the style bits it sets and clears."""
+    text's size), ``colour`` as ``#RRGGBB`` (or a name, until the template resolves it),
+    the style bits it sets and clears, ``font`` (the name the template knows it by; once
+    resolved, its weight key) and ``at``, the character where it opens."""
 
     size: float = 0.0
     scale: float = 1.0
     colour: str = ""
     sets: int = 0
     clears: int = 0
+    font: str = ""
+    at: int = 0
+
+
+def faces_of(marked: Marked, weight: str) -> tuple[str, ...]:
+    """The weight key each span number sets its letters in (``weight`` for none)."""
+    return (weight, *(span.font or weight for span in marked.spans))
 
 
 def span_of(marked: Marked, bits: int) -> Span | None:
@@ -315,9 +331,17 @@ class _Parser:
 def _read_span(settings: str, outer: Span, at: int) -> Span:
     """A span's settings (``size=14pt colour=#C8102E``) over those of the span it is in."""
     size, colour, sets, clears = outer.size, outer.colour, outer.sets, outer.clears
-    for setting in settings.split():
-        key, _, value = setting.partition("=")
-        where = f"in the span at character {at + 1}"
+    font = outer.font
+    where = f"in the span at character {at + 1}"
+    read = 0
+    for found in _SETTING.finditer(settings):
+        if found.start() != read:
+            break
+        read = found.end()
+        key, value = found.group(1), found.group(2)
+        setting = found.group().strip()
+        if value.startswith('"'):
+            value = value[1:-1]
         if key == "size":
             number = value[:-2] if value.endswith("pt") else value
             try:
@@ -327,9 +351,14 @@ def _read_span(settings: str, outer: Span, at: int) -> Span:
             if not 0.5 <= size <= 500:
                 raise MarkupError(f"size={value} {where}: give a size from 0.5pt to 500pt", at)
         elif key in ("colour", "color"):
-            if not _HEX_COLOUR.fullmatch(value):
-                raise MarkupError(f"colour={value} {where}: give #RRGGBB, like #C8102E", at)
-            colour = value.upper()
+            if _HEX_COLOUR.fullmatch(value):
+                colour = value.upper()
+            elif _COLOUR_NAME.fullmatch(value):
+                colour = value
+            else:
+                raise MarkupError(
+                    f"colour={value} {where}: give #RRGGBB, like #C8102E, or a colour's name", at
+                )
         elif key in ("weight", "style"):
             bit, on, off = (
                 (BOLD, "bold", "regular") if key == "weight" else (ITALIC, "italic", "upright")
@@ -339,10 +368,56 @@ def _read_span(settings: str, outer: Span, at: int) -> Span:
             sets, clears = (
                 (sets | bit, clears & ~bit) if value == on else (sets & ~bit, clears | bit)
             )
+        elif key == "font":
+            if not value.strip():
+                raise MarkupError(f"font= {where}: give a font's name", at)
+            font = value
         else:
             keys = ", ".join(SPAN_KEYS)
             raise MarkupError(f"'{setting}' {where}: a span sets {keys}", at)
-    return Span(size=size, colour=colour, sets=sets, clears=clears)
+    rest = settings[read:].strip()
+    if rest:
+        keys = ", ".join(SPAN_KEYS)
+        raise MarkupError(
+            f"'{rest}' {where}: a span sets {keys}, as key=value (quote a value with spaces)",
+            at,
+        )
+    return Span(size=size, colour=colour, sets=sets, clears=clears, font=font, at=at)
+
+
+def fitted(
+    marked: Marked,
+    size: float,
+    fonts: tuple[tuple[str, str], ...] = (),
+    colours: tuple[tuple[str, str], ...] = (),
+) -> Marked:
+    """Marked text set at ``size``: each span's size made a share of it (so that it shrinks
+    with the text), its font's name made the weight key ``fonts`` gives it and its
+    colour's name the ``#RRGGBB`` ``colours`` gives it (MarkupError for a name unknown)."""
+    known_fonts, known_colours = dict(fonts), dict(colours)
+    spans = []
+    for span in marked.spans:
+        font, colour, where = span.font, span.colour, f"in the span at character {span.at + 1}"
+        if font and font not in known_fonts:
+            known = ", ".join(f'"{name}"' for name in known_fonts) or "none (no style names one)"
+            raise MarkupError(
+                f'font="{font}" {where}: the fonts a span can use are those the '
+                f"template's styles use: {known}",
+                span.at,
+            )
+        if colour and not colour.startswith("#"):
+            if colour not in known_colours:
+                known = ", ".join(known_colours) or "none"
+                raise MarkupError(
+                    f"colour={colour} {where}: no colour is called '{colour}' (give #RRGGBB "
+                    f"or one of: {known})",
+                    span.at,
+                )
+            colour = known_colours[colour]
+        scale = span.size / size if span.size else 1.0
+        font = known_fonts[font] if font else ""
+        spans.append(replace(span, scale=scale, font=font, colour=colour))
+    return replace(marked, spans=tuple(spans))
 
 
 def _by_name(name: str, at: int) -> str:

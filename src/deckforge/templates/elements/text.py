@@ -67,7 +67,8 @@ class Text(Element):
             "description": "The text: words and bindings to the card's fields, like "
             "'{question}', with markup: **bold**, *italic*, \\n for a line break, icons as "
             "':sword:' or '{icon:1F5E1}', spans as '[size=14pt colour=#C8102E]word[/]' "
-            "(size, colour, weight, style).",
+            "(size, colour, weight, style, and font: a font the template's styles name, "
+            "quoted when it holds a space).",
             "type": "string",
             "maxLength": 2000,
         },
@@ -84,6 +85,7 @@ class Text(Element):
 
     def compile(self, spec, compiler) -> None:
         self.pattern = compiler.pattern(spec, "text")
+        marked = None  # the template's own text with its markup, if it has any
         if self.pattern is None:
             if "text" not in spec.data:  # else the problem with its text is reported
                 compiler.problem(spec, "text", "a text element needs 'text'")
@@ -93,7 +95,8 @@ class Text(Element):
             if markup.has_markup(own):
                 # Markup of the template's own text is its problem, whatever the cards hold.
                 try:
-                    own = markup.parse(own).text
+                    marked = markup.parse(own)
+                    own = marked.text
                 except markup.MarkupError as exc:
                     compiler.problem(spec, "text", str(exc))
                     own = ""
@@ -108,6 +111,13 @@ class Text(Element):
         fitter = {"left": "left", "right": "end", "centre": "centre", "start": "start"}
         align = fitter.get(align, "left" if rtl else "end")
         self.style = replace(look.style, align=align)
+        if self.pattern is not None and marked is not None and marked.spans:
+            try:  # a font or colour its own spans name that the template lacks: reported once
+                style = look.style
+                markup.fitted(marked, style.size, style.span_fonts, style.span_colours)
+            except markup.MarkupError as exc:
+                compiler.problem(spec, "text", str(exc))
+                self.pattern = None
         if self.pattern is not None:
             try:  # a character of the template's own text: its problem, reported once
                 plain = own.replace(markup.OBJECT, "").replace(OPAQUE, "")
