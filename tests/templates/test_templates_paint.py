@@ -407,7 +407,7 @@ def test_the_template_reference_shows_the_templates_its_pictures_are_drawn_from(
     assert template_examples.PAINT_DAWN == (templates / "dawn.yaml").read_text(encoding="utf-8")
     reference = template_docs.reference()
     for picture in ("paint/printer/fan-p2.png", "paint/printer/dawn-p2.png"):
-        assert f"(../tests/golden/paint/{picture})" in reference
+        assert f"(pictures/golden/paint/{picture})" in reference
         assert (Path(__file__).parents[1] / "golden" / "paint" / picture).is_file()
 
 
