@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
 
 from deckforge.cli import main
+from docs_support import mkdocs
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "decks"
@@ -87,3 +90,34 @@ def entry(manifest: list[dict], **match) -> dict:
     found = [e for e in manifest if all(e.get(k) == v for k, v in match.items())]
     assert len(found) == 1, f"{len(found)} entries match {match}"
     return found[0]
+
+
+@pytest.fixture(scope="session")
+def docs_copy(built, tmp_path_factory) -> Path:
+    """A copy of docs/ and mkdocs.yml with the pictures drawn from the shipped build."""
+    folder = tmp_path_factory.mktemp("docs-source")
+    shutil.copytree(
+        ROOT / "docs", folder / "docs", ignore=shutil.ignore_patterns("pictures", "gallery.md")
+    )
+    shutil.copy(ROOT / "mkdocs.yml", folder / "mkdocs.yml")
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "docs_tools" / "pictures.py"),
+            "--build",
+            str(built),
+            "--docs",
+            str(folder / "docs"),
+        ],
+        check=True,
+    )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def site(docs_copy, tmp_path_factory) -> Path:
+    """The site, built with --strict."""
+    out = tmp_path_factory.mktemp("site")
+    done = mkdocs(docs_copy / "mkdocs.yml", out)
+    assert done.returncode == 0, done.stderr
+    return out
