@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from docs_support import ROOT
 
 #: A command block: a fence of ``sh`` (indented too, inside a numbered step).

@@ -9,10 +9,10 @@ import shutil
 import sys
 
 import yaml
-from docs_support import ROOT, mkdocs
 from PIL import Image, ImageChops
 
 from deckforge.cli.docs import reference
+from docs_support import ROOT, mkdocs
 
 
 def _nav_pages(nav) -> list[str]:

@@ -7,10 +7,10 @@ import re
 import shutil
 
 import pytest
-from docs_support import ROOT
 
 from deckforge.cli import main
 from deckforge.text import fonts
+from docs_support import ROOT
 
 #: A whole source file: a YAML block that starts by naming where it goes.
 SOURCE = re.compile(r"^```yaml\n# (decks/[\w./-]+\.yaml)\n(.*?)^```", re.S | re.M)
