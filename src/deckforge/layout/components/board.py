@@ -55,7 +55,9 @@ def draw_board(edition: Edition, board: Board) -> Drawn:
     ops = list(whole.face.ops) if whole.face.key is None else [Use(whole.face)]
     if board.pieces is not None:
         ops.extend(_pieces(edition, board, board.pieces, whole.width, whole.height))
-    return Drawn(Face(tuple(ops), key=f"{edition.id}/{board.id}"), whole.width, whole.height)
+    # Not a keyed face: its pieces' text is then drawn on the page after the board's own
+    # (its title), in one stream, so that PDF viewers read the title as a word of its own.
+    return Drawn(Face(tuple(ops)), whole.width, whole.height)
 
 
 def _pieces(edition: Edition, board: Board, pieces: Pieces, w: float, h: float) -> list:
