@@ -33,7 +33,8 @@ STYLES = "styles:\n  serif: {font: Noto Serif}\n"
 
 def _serif(bold: bool = False, italic: bool = False) -> str:
     """The name of Noto Serif's face in a style, as the template registers it."""
-    key = fonts.register_family(package_family("Noto Serif"))
+    files, labels = package_family("Noto Serif")
+    key = fonts.register_family(files, labels=labels)
     return fonts.face("latin", fonts.styled(key, bold, italic)).name
 
 
