@@ -21,7 +21,7 @@ from deckforge.errors import SourceRef
 from deckforge.templates import effects
 from deckforge.templates.bind import Field, Scope, is_set, raw
 from deckforge.templates.colours import Colour
-from deckforge.templates.geometry import Frame, Place
+from deckforge.templates.geometry import ANCHORS, Frame, Place
 from deckforge.templates.lengths import Box
 from deckforge.templates.spec import Spec
 
@@ -61,17 +61,7 @@ COMMON_KEYS: dict[str, dict] = {
     "bottom": {**_LENGTH, "description": "Inset of the bottom edge from the box's bottom."},
     "anchor": {
         "description": "The point of the element that x and y place.",
-        "enum": [
-            "top-left",
-            "top",
-            "top-right",
-            "left",
-            "centre",
-            "right",
-            "bottom-left",
-            "bottom",
-            "bottom-right",
-        ],
+        "enum": list(ANCHORS),
     },
     "rotation": {
         "description": "Clockwise turn in degrees. 90, 180 and 270 turn what is drawn "
@@ -83,17 +73,7 @@ COMMON_KEYS: dict[str, dict] = {
     },
     "pivot": {
         "description": "The point of the box a rotation turns it about (default centre).",
-        "enum": [
-            "top-left",
-            "top",
-            "top-right",
-            "left",
-            "centre",
-            "right",
-            "bottom-left",
-            "bottom",
-            "bottom-right",
-        ],
+        "enum": list(ANCHORS),
     },
     "opacity": {
         "description": "How opaque it is, 0–1 (default 1): a group is made translucent as "
