@@ -46,15 +46,21 @@ def row(n: int) -> tuple[str, str, str, str]:
     return f"q{n:05}", question, f"Answer {n}", list(CATEGORIES)[n % len(CATEGORIES)]
 
 
-def project(folder: Path) -> Path:
-    """A project holding the new game with ``CARDS`` trivia rows and no role deck."""
+def _starter(folder: Path) -> Path:
+    """The starter game made in ``folder``'s decks/ by a fresh process, as a user's
+    ``deckforge new game`` makes it; its folder."""
     code = (
         "import sys; from pathlib import Path; from deckforge.authoring.game import new_game;"
         "from deckforge.sources.load import Project; new_game(Project(Path(sys.argv[1])), 'quiz')"
     )
     (folder / "decks").mkdir(parents=True)
     peak_rss([PYTHON, "-c", code, str(folder / "decks")], folder)
-    game = folder / "decks" / "quiz"
+    return folder / "decks" / "quiz"
+
+
+def project(folder: Path) -> Path:
+    """A project holding the new game with ``CARDS`` trivia rows and no role deck."""
+    game = _starter(folder)
     with (game / "cards.csv").open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("id", "question", "answer", "category"))
@@ -118,13 +124,7 @@ c.save()
 def token_project(folder: Path, shaped: bool) -> Path:
     """A project holding the new game's token deck alone, with ``CARDS`` tokens: round, or
     (not ``shaped``) the same drawing on plain square cards."""
-    code = (
-        "import sys; from pathlib import Path; from deckforge.authoring.game import new_game;"
-        "from deckforge.sources.load import Project; new_game(Project(Path(sys.argv[1])), 'quiz')"
-    )
-    (folder / "decks").mkdir(parents=True)
-    peak_rss([PYTHON, "-c", code, str(folder / "decks")], folder)
-    game = folder / "decks" / "quiz"
+    game = _starter(folder)
     with (game / "tokens.csv").open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(("id", "label", "icon", "count"))
