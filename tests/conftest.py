@@ -121,3 +121,15 @@ def site(docs_copy, tmp_path_factory) -> Path:
     done = mkdocs(docs_copy / "mkdocs.yml", out)
     assert done.returncode == 0, done.stderr
     return out
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """A headless Chromium for a module of browser tests."""
+    from browser import Browser, find_chromium  # POSIX-only: read by browser tests alone
+
+    chromium = find_chromium()
+    assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
+    opened = Browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
+    yield opened
+    opened.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from browser import Browser, find_chromium
 from reference import CHROMA, TOLERANCE, chroma, difference, poppler, trim_box
 
 #: Chromium opens the preview; poppler draws the reference.
@@ -32,16 +31,6 @@ RECT = """(() => {
   return {x: box.x + image.clientLeft + window.scrollX, y: box.y + image.clientTop + window.scrollY,
           width: image.clientWidth, height: image.clientHeight, alt: image.alt};
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """A headless Chromium for this module."""
-    chromium = find_chromium()
-    assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
-    opened = Browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
-    yield opened
-    opened.close()
 
 
 def test_the_index_shows_every_deck_and_its_pictures(browser, preview, manifest):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from browser import Browser, find_chromium
-
 #: Chromium opens the site.
 pytestmark = pytest.mark.engines
 
@@ -20,16 +18,6 @@ IMAGES = """(async () => {
     loaded: image.complete && image.naturalWidth > 0,
   }));
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """A headless Chromium for this module."""
-    chromium = find_chromium()
-    assert chromium is not None, "Chromium is missing: make test installs Debian's chromium"
-    opened = Browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
-    yield opened
-    opened.close()
 
 
 def test_every_picture_of_the_site_loads(browser, site):
