@@ -273,3 +273,22 @@ def test_a_piece_whose_place_is_not_a_length_is_an_error_at_its_cell(tmp_path, c
         "decks/quiz/spaces.csv:2:6: '390' is not a length (use mm, cm, in or pt, e.g. '3mm')"
     )
     assert not out.exists()
+
+
+def test_a_boards_pieces_from_a_file_outside_the_project_are_an_error(tmp_path, capsys):
+    decks = _csv_board(tmp_path, "x,y,category\n30mm,390mm,science\n")
+    board = decks / "quiz" / "board.yaml"
+    # The project is tmp_path (the folder holding decks/): the file is beside it.
+    secret = tmp_path.parent / f"{tmp_path.name}-secret.csv"
+    secret.write_text("x,y,category\n1mm,1mm,science\n", encoding="utf-8")
+    name = f"../../../{secret.name}"
+    board.write_text(
+        board.read_text(encoding="utf-8").replace("data: spaces.csv", f"data: {name}"),
+        encoding="utf-8",
+    )
+    out = tmp_path / "build"
+    assert main(["--decks", str(decks), "build", "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "decks/quiz/board.yaml:" in err
+    assert f"'{name}' is outside the project folder; data must stay inside it" in err
+    assert not out.exists()
