@@ -56,7 +56,7 @@ def _sources_changed(args: argparse.Namespace) -> bool:
     profiles = {name: folder / f"{name}.yaml" for name in _built_profiles(args.out)}
     if not manifests:
         return False
-    fresh = cache.fresh_editions(project.root, manifests, args.out, profiles)
+    fresh, _ = cache.up_to_date(project.root, manifests, args.out, profiles)
     return len(fresh) != len(manifests)
 
 

@@ -32,8 +32,6 @@ from deckforge.pipeline import record as stored
 from deckforge.versions import version
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
     from deckforge.model import Edition
     from deckforge.profiles import Profile
 
@@ -91,17 +89,21 @@ def _output_present(out_dir: Path, record: dict) -> bool:
     return found.st_size == record["size"] and found.st_mtime_ns == record["mtime_ns"]
 
 
-def fresh_editions(
+def up_to_date(
     root: Path, manifests: list[Path], out_dir: Path, profiles: Mapping[str, Path | None]
-) -> set[Path]:
-    """The edition manifests whose outputs under every given profile are up to date."""
+) -> tuple[set[Path], list[Problem]]:
+    """The edition manifests whose outputs under every given profile are up to date, and
+    the warnings the build recorded for them of design colours the press cannot print
+    (a build that finds an edition up to date gives them again). The record is read
+    once for both."""
     if os.path.lexists(out_dir / JOURNAL_NAME):
-        return set()  # a build was killed while publishing: building finishes it
+        return set(), []  # a build was killed while publishing: building finishes it
     record, problems = load(out_dir)
     if problems:
-        return set()  # the build says what was wrong with the record
+        return set(), []  # the build says what was wrong with the record
     editions = record.get("editions", {})
     fresh: set[Path] = set()
+    warnings: list[Problem] = []
     for manifest in manifests:
         if not inside(manifest, root):
             continue
@@ -117,28 +119,9 @@ def fresh_editions(
             for profile, path in profiles.items()
         ):
             fresh.add(manifest)
-    return fresh
-
-
-def colour_warnings(
-    root: Path, manifests: list[Path], out_dir: Path, profile_ids: Iterable[str]
-) -> list[Problem]:
-    """The warnings of design colours the press cannot print that the build in
-    ``out_dir`` recorded for the editions of ``manifests`` under the profiles named: a
-    build that finds those editions up to date gives them again."""
-    record, problems = load(out_dir)
-    if problems:
-        return []
-    editions = record.get("editions", {})
-    found: list[Problem] = []
-    for manifest in manifests:
-        if not inside(manifest, root):
-            continue
-        key = manifest.resolve().relative_to(root.resolve()).as_posix()
-        done = editions.get(key, {}).get("profiles", {})
-        for profile_id in profile_ids:
-            found += _warnings_in({"warnings": done.get(profile_id, {}).get("colours", [])})
-    return list(dict.fromkeys(found))
+            for profile in profiles:
+                warnings += _warnings_in({"warnings": done[profile].get("colours", [])})
+    return fresh, list(dict.fromkeys(warnings))
 
 
 def _profile_digest(path: Path | None) -> str:

@@ -142,16 +142,13 @@ def build(
         if not manifests:
             where = SourceRef(project.decks.as_posix())
             raise BuildFailed([Problem(where, "no editions to build")])
-        fresh = set()
+        fresh: set[Path] = set()
+        unprintable: list[Problem] = []  # of the editions up to date, as recorded
         force = force or only is not None
         if not (force or strict):
             profile_files = {p.id: p.path for p in profiles}
-            fresh = cache.fresh_editions(project.root, manifests, out_dir, profile_files)
+            fresh, unprintable = cache.up_to_date(project.root, manifests, out_dir, profile_files)
         report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
-        # The colours of the editions up to date that the press cannot print, as recorded.
-        unprintable = cache.colour_warnings(
-            project.root, [m for m in manifests if m in fresh], out_dir, [p.id for p in profiles]
-        )
         todo = [m for m in manifests if m not in fresh]
         if not todo:
             report.warnings = unprintable

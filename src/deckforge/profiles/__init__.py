@@ -13,7 +13,6 @@ from typing import Any
 
 from deckforge.errors import BuildFailed, DeckforgeError, UsageError
 from deckforge.errors import Problem as _Problem
-from deckforge.sources.source import load_yaml
 from deckforge.units import PAPER_SIZES_MM, mm, out_of_range, parse_length
 
 FOLDER = Path(__file__).parent
@@ -145,6 +144,7 @@ def _loaded(names: tuple[str, ...]) -> dict[str, Profile]:
     """The shipped profiles of these names (files that exist), by id; every problem in
     any of them raised together."""
     from deckforge.sources.schema import schema_problems
+    from deckforge.sources.source import load_yaml
 
     profiles: dict[str, Profile] = {}
     problems: list[_Problem] = []

@@ -80,10 +80,8 @@ def up_to_date(args: argparse.Namespace) -> tuple[int, list] | None:
     if not manifests or not all(path.is_file() for path in profiles.values()):
         return None
     root = args.decks.resolve().parent
-    fresh = cache.fresh_editions(root, manifests, args.out, profiles)
-    if len(fresh) != len(manifests):
-        return None
-    return len(manifests), cache.colour_warnings(root, manifests, args.out, profiles)
+    fresh, warnings = cache.up_to_date(root, manifests, args.out, profiles)
+    return (len(manifests), warnings) if len(fresh) == len(manifests) else None
 
 
 def _default_names(folder: Path) -> list[str]:
