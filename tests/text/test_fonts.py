@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from fontTools.misc.roundTools import otRound
-from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib import TTFont
 from fontTools.varLib import instancer
 
 from deckforge import cache as kept
-from deckforge.text import fonts, gvar, instances
+from deckforge.text import fonts, instances
 
 FACES = [(family, weight) for family in fonts.FAMILIES for weight in (fonts.REGULAR, fonts.BOLD)]
 DATA = Path(__file__).parents[1] / "data" / "minimal"
@@ -296,30 +296,6 @@ def test_a_build_with_a_damaged_font_cache_warns_and_succeeds(cache, tmp_path, j
     assert "internal error" not in done.stderr
     assert (tmp_path / "build" / "minimal-en" / "pnp-a4" / "places.pdf").is_file()
     assert hashlib.sha256(latin.read_bytes()).hexdigest() == latin.name.removesuffix(".ttf")
-
-
-@pytest.mark.parametrize("family", list(fonts.FAMILIES))
-def test_glyph_variations_cut_down_to_all_of_them_are_read_as_they_were(family):
-    """Rewriting the 'gvar' table keeps each variation's region, points and deltas (the
-    Bold tests show that those dropped moved nothing)."""
-    source = TTFont(fonts.instance_of(family, fonts.BOLD).source)
-    order = source.getGlyphOrder()
-    tags = [axis.axisTag for axis in source["fvar"].axes]
-    raw = gvar.cut_down(source.getTableData("gvar"), order, tags, set(order), lambda _: True)
-    table = newTable("gvar")
-    table.decompile(raw, source)
-    for name in order[::3]:  # a third of them: reading every variation takes seconds
-        theirs = source["gvar"].variations.get(name, [])
-        assert [(v.axes, v.coordinates) for v in table.variations.get(name, [])] == [
-            (v.axes, v.coordinates) for v in theirs
-        ], name
-    # Those of glyphs left out, and those for which the test is false, are gone.
-    data = source.getTableData("gvar")
-    table.decompile(gvar.cut_down(data, order, tags, set(order[1::2]), lambda _: True), source)
-    assert not any(table.variations.get(name) for name in order[::2])
-    assert table.variations.get(order[1::2][100])
-    table.decompile(gvar.cut_down(data, order, tags, set(order), lambda _: False), source)
-    assert not any(table.variations.get(name) for name in order)
 
 
 def _vera(ps_name: str) -> TTFont:

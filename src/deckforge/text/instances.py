@@ -11,8 +11,7 @@ font's substitutions give Arabic script (:func:`shaped_glyphs`).
 
 At the variable font's default location (Regular) the static font is the font's own
 glyphs, made without instancing; elsewhere (Bold) only the glyphs a PDF can draw are
-instanced, with only the variations that move them there (:mod:`deckforge.text.gvar`),
-the others left empty in their places.
+instanced, the others left empty in their places.
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ import io
 import struct
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
-
-from deckforge.text import gvar
 
 if TYPE_CHECKING:
     from fontTools.ttLib import TTFont
@@ -175,34 +172,19 @@ def _instanced(
     font: TTFont, location: dict[str, float], shaped: AbstractSet[str] = frozenset()
 ) -> TTFont:
     """The variable font made static at ``location`` by fontTools' instancer, with only
-    the glyphs a PDF can draw (see :func:`reachable`) and the variations that move them
-    there: the others are emptied, and their variations dropped, before instancing. A
-    third of Noto Sans (small capitals, alternates, the forms its layout tables
-    substituted) is never drawn. Every glyph keeps its place, so the character maps and
-    the composite glyphs still point where they did."""
-    from fontTools.ttLib import newTable
+    the glyphs a PDF can draw (see :func:`reachable`): the others, and their variations,
+    are emptied before instancing. A third of Noto Sans (small capitals, alternates, the
+    forms its layout tables substituted) is never drawn. Every glyph keeps its place, so
+    the character maps and the composite glyphs still point where they did."""
     from fontTools.ttLib.tables._g_l_y_f import Glyph
     from fontTools.varLib import instancer
-    from fontTools.varLib.models import supportScalar
 
     kept = reachable(font, shaped)
-    # Where the instancer will take the font, on each axis from -1 to 1, as it works it
-    # out: a variation it would scale by zero there moves nothing.
-    limits = instancer.AxisLimits(location).normalize(font)
-    at = {tag: limit.default for tag, limit in limits.items()}
-    axis_tags = [axis.axisTag for axis in font["fvar"].axes]
-    raw = gvar.cut_down(
-        font.getTableData("gvar"),
-        font.getGlyphOrder(),
-        axis_tags,
-        kept,
-        lambda tents: supportScalar(at, tents) != 0,
-    )
-    variations = font["gvar"] = newTable("gvar")
-    variations.decompile(raw, font)
-    glyf = font["glyf"]
+    glyf, variations = font["glyf"], font["gvar"].variations
     for name in font.getGlyphOrder():
         if name not in kept:
+            if name in variations:
+                del variations[name]  # before its glyph: reading them counts its points
             glyf[name] = Glyph()
     static = instancer.instantiateVariableFont(font, location, inplace=True, updateFontNames=False)
     # The instancer has set each glyph's bounds with its outline: saving need not work
