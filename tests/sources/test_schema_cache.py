@@ -3,11 +3,14 @@ them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from deckforge import cache as kept
+from deckforge.fsutil import Staging
+from deckforge.pipeline.run import run_tasks
 from deckforge.sources import schema
 from deckforge.sources.source import parse_yaml
 
@@ -81,3 +84,32 @@ def test_only_the_newest_sources_are_kept(cache, monkeypatch):
         schema._unsaved.add(f"{n:064x}")
         schema.save_checks()
     assert list(kept.load(schema.PASSED_NAME, 1, kept.digests)) == [f"{n:064x}" for n in (2, 3, 4)]
+
+
+@dataclass(frozen=True)
+class _Task:
+    relpath: str
+
+
+@dataclass(frozen=True)
+class _Checked:
+    written: bool = True
+
+
+def _check_in_a_worker(context: None, task: _Task, path: Path) -> _Checked:
+    """A build's task that reads a source only a worker reads (as a board's template is)."""
+    place = task.relpath.removesuffix(".pdf").encode()
+    assert list(schema.schema_problems(_source(PLACES.replace(b"Kitchen", place)), "places")) == []
+    return _Checked()
+
+
+def test_what_passed_in_a_builds_workers_is_kept(cache, tmp_path):
+    tasks = [_Task(f"Place {n}.pdf") for n in range(4)]
+    (tmp_path / "out").mkdir()
+    run_tasks(tasks, Staging(tmp_path / "out"), _check_in_a_worker, None, jobs=2)
+    assert schema._unsaved == set()  # nothing was checked in this process
+    kept_keys = kept.load(schema.PASSED_NAME, 1, kept.digests) or {}
+    for task in tasks:
+        place = task.relpath.removesuffix(".pdf").encode()
+        key = schema._check_key(_source(PLACES.replace(b"Kitchen", place)), "places")
+        assert key in kept_keys, task.relpath

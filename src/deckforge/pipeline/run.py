@@ -32,6 +32,7 @@ from deckforge.pipeline import cache
 from deckforge.pipeline.outputs import Output, calibration_output, part_output
 from deckforge.pipeline.plan import Task
 from deckforge.render import pdf
+from deckforge.sources.schema import save_checks
 
 
 class Progress(Protocol):
@@ -171,7 +172,12 @@ def _start_worker(work: Callable, context: object) -> None:
 def _work(task: Task, temp: Path):
     assert _WORKER is not None, "tasks run in workers the pool has started"
     work, context = _WORKER
-    return work(context, task, temp)
+    try:
+        return work(context, task, temp)
+    finally:
+        # Templates that only a worker reads (a board's, a tuck box's) are checked there:
+        # what passed is kept, so that the next build need not check them again.
+        save_checks()
 
 
 def run_tasks(
@@ -203,6 +209,7 @@ def run_tasks(
                 progress.advance(task.relpath, made[-1].written)
     else:
         made = _in_parallel(tasks, staged, work, context, progress, jobs)
+    save_checks()
     if accept:
         accept(made)
     return made
