@@ -152,6 +152,39 @@ def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
     assert not report.failed, format_table([report])
 
 
+def test_a_build_for_a_shops_press_profile_is_never_taken_for_one_already_made(tmp_path):
+    # The files in the build folder were made for one press profile and condition: a
+    # build for another makes them again, and so does a build back to the default.
+    import shutil
+
+    from conftest import ROOT
+    from deckforge.cli import main
+    from deckforge.render import press
+
+    shop = tmp_path / "shop.icc"
+    shop.write_bytes(press.make_profile(300))
+    shutil.copytree(ROOT / "tests" / "data" / "minimal", tmp_path / "decks" / "minimal")
+    out = tmp_path / "out"
+    places = out / "minimal-en" / "printer-cmyk" / "places.pdf"
+    args = ["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]
+    args += ["--profile", "printer-cmyk"]
+
+    def intent() -> tuple[str, bytes]:
+        with pikepdf.open(places) as pdf:
+            (found,) = pdf.Root.OutputIntents
+            return str(found.OutputConditionIdentifier), found.DestOutputProfile.read_bytes()
+
+    assert main(args) == 0
+    default = places.read_bytes()
+    assert intent()[1] != shop.read_bytes()
+    assert main([*args, "--output-profile", str(shop), "--output-condition", "FOGRA39"]) == 0
+    assert intent() == ("FOGRA39", shop.read_bytes())
+    assert main([*args, "--output-profile", str(shop), "--output-condition", "FOGRA51"]) == 0
+    assert intent() == ("FOGRA51", shop.read_bytes())
+    assert main(args) == 0
+    assert places.read_bytes() == default
+
+
 def test_an_output_profile_that_is_not_cmyk_is_refused(tmp_path, capsys):
     from conftest import DECKS
     from deckforge.cli import main

@@ -53,7 +53,8 @@ def _sources_changed(args: argparse.Namespace) -> bool:
     project = Project(args.decks)
     manifests = select_editions(project, getattr(args, "edition", None))
     folder = Path(deckforge.__file__).parent / "profiles"
-    profiles = {name: folder / f"{name}.yaml" for name in _built_profiles(args.out)}
+    built = _built_profiles(args.out)
+    profiles = {name: cache.profile_key(folder / f"{name}.yaml") for name in built}
     if not manifests:
         return False
     fresh, _ = cache.up_to_date(project.root, manifests, args.out, profiles)

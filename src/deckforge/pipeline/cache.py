@@ -33,7 +33,7 @@ from deckforge.versions import version
 
 if TYPE_CHECKING:
     from deckforge.model import Edition
-    from deckforge.profiles import Profile
+    from deckforge.profiles import OutputIntent, Profile
 
 _PACKAGES = (
     "deckforge",
@@ -90,9 +90,10 @@ def _output_present(out_dir: Path, record: dict) -> bool:
 
 
 def up_to_date(
-    root: Path, manifests: list[Path], out_dir: Path, profiles: Mapping[str, Path | None]
+    root: Path, manifests: list[Path], out_dir: Path, profiles: Mapping[str, str]
 ) -> tuple[set[Path], list[Problem]]:
-    """The edition manifests whose outputs under every given profile are up to date, and
+    """The edition manifests whose outputs under every given profile (its id, and its
+    :func:`profile_key`) are up to date, and
     the warnings the build recorded for them of design colours the press cannot print
     (a build that finds an edition up to date gives them again). The record is read
     once for both."""
@@ -114,9 +115,9 @@ def up_to_date(
         done = entry["profiles"]
         if all(
             profile in done
-            and done[profile]["profile"] == _profile_digest(path)
+            and done[profile]["profile"] == key
             and all(_output_present(out_dir, r) for r in done[profile]["outputs"])
-            for profile, path in profiles.items()
+            for profile, key in profiles.items()
         ):
             fresh.add(manifest)
             for profile in profiles:
@@ -124,9 +125,14 @@ def up_to_date(
     return fresh, list(dict.fromkeys(warnings))
 
 
-def _profile_digest(path: Path | None) -> str:
-    """The digest of a profile's file (a profile made in code has none)."""
-    return "none" if path is None else digest(path)
+def profile_key(path: Path | None, intent: OutputIntent | None = None) -> str:
+    """What a profile's outputs were made for: its file (a profile made in code has
+    none) and, when files are made for a shop's own press profile, that profile and the
+    condition it is named (files made for deckforge's own press model add nothing)."""
+    key = "none" if path is None else digest(path)
+    if intent is not None and intent.icc is not None:
+        key += f"+{intent.condition}+{intent.digest}"
+    return key
 
 
 def with_templates(edition: Edition) -> Edition:
@@ -308,7 +314,7 @@ def remember(
                 if o.entry.edition == edition.id and o.entry.profile == profile.id
             ]
             entry["profiles"][profile.id] = {
-                "profile": _profile_digest(profile.path),
+                "profile": profile_key(profile.path, profile.output_intent),
                 "outputs": [{"path": rel, **outputs_record[rel]} for rel in mine],
                 # The design colours it cannot print (given again while it is up to date).
                 "colours": _warning_records(tuple(colours.get((edition.id, profile.id), ()))),

@@ -146,8 +146,8 @@ def build(
         unprintable: list[Problem] = []  # of the editions up to date, as recorded
         force = force or only is not None
         if not (force or strict):
-            profile_files = {p.id: p.path for p in profiles}
-            fresh, unprintable = cache.up_to_date(project.root, manifests, out_dir, profile_files)
+            keys = {p.id: cache.profile_key(p.path, p.output_intent) for p in profiles}
+            fresh, unprintable = cache.up_to_date(project.root, manifests, out_dir, keys)
         report = BuildReport(fresh_editions=[m.parent.name for m in manifests if m in fresh])
         todo = [m for m in manifests if m not in fresh]
         if not todo:

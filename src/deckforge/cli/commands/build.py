@@ -76,11 +76,12 @@ def up_to_date(args: argparse.Namespace) -> tuple[int, list] | None:
     manifests = sorted(args.decks.glob("*/edition.yaml"))
     folder = Path(deckforge.__file__).parent / "profiles"
     names = args.profile or _default_names(folder)
-    profiles = {name: folder / f"{name}.yaml" for name in names}
-    if not manifests or not all(path.is_file() for path in profiles.values()):
+    files = [folder / f"{name}.yaml" for name in names]
+    if not manifests or not all(path.is_file() for path in files):
         return None
     root = args.decks.resolve().parent
-    fresh, warnings = cache.up_to_date(root, manifests, args.out, profiles)
+    keys = {path.stem: cache.profile_key(path) for path in files}
+    fresh, warnings = cache.up_to_date(root, manifests, args.out, keys)
     return (len(manifests), warnings) if len(fresh) == len(manifests) else None
 
 
