@@ -398,12 +398,11 @@ class Page:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Document:
-    """An output file's pages plus what the build manifest says about it."""
+    """An output file's pages and how they are written: colour, PDF/X, language, tags."""
 
     #: The pages, or (for a large deck) an iterator making each page as it is drawn.
     pages: tuple[Page, ...] | Iterator[Page]
     title: str
-    meta: dict = field(default_factory=dict)
     #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
     colour: str = "rgb"
     ink_limit: float = 240.0
