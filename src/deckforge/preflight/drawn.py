@@ -7,17 +7,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckforge.drawing.ops import IDENTITY, Matrix, apply, mul
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfobjects import (
-    IDENTITY,
-    INCH,
-    Box,
-    Matrix,
-    apply,
-    intersect,
-    moved_box,
-    mul,
-)
+from deckforge.preflight.pdfobjects import INCH, Box, intersect, moved_box
 
 
 @dataclass(frozen=True)

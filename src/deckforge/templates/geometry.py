@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from math import cos, radians, sin
 from typing import TYPE_CHECKING
 
+from deckforge.drawing.ops import Matrix
 from deckforge.templates.lengths import Box, LengthError, length
 
 if TYPE_CHECKING:
     from deckforge.drawing.outline import Outline
-
-Matrix = tuple[float, float, float, float, float, float]
 
 ANCHORS = {
     "top-left": (0.0, 0.0),
