@@ -9,7 +9,8 @@ from typing import Any
 
 from deckforge.drawing.ops import IDENTITY, Matrix, apply, mul
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfobjects import INCH, Box, intersect, moved_box
+from deckforge.preflight.pdfobjects import Box, intersect, moved_box
+from deckforge.units import INCH
 
 
 @dataclass(frozen=True)

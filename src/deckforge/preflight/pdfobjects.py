@@ -11,9 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from deckforge.drawing.ops import Matrix, apply
-from deckforge.units import INCH, MM
-
-__all__ = ["INCH", "MM"]
+from deckforge.units import MM
 
 Box = tuple[float, float, float, float]
 
