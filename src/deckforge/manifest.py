@@ -81,7 +81,7 @@ class Entry:
         for name in _OPTIONAL:
             if data[name] is None:
                 del data[name]
-            elif name in ("card_names", "card_sources", "face_elements"):
+            elif _OPTIONAL[name] is tuple:
                 data[name] = list(data[name])
             elif name == "card_sides":
                 data[name] = {k: _copied(v) for k, v in data[name].items()}
@@ -110,32 +110,19 @@ class Entry:
             raise ValueError(
                 f"an entry's 'path' {values['path']!r} leads out of the build folder"
             ) from None
-        sha256 = data.get("sha256")
-        if sha256 is not None:
-            if not isinstance(sha256, str) or len(sha256) != 64:
-                raise ValueError(f"an entry's 'sha256' is {sha256!r}")
-            values["sha256"] = sha256
-        for name in ("card_names", "card_sources", "face_elements"):
+        for name, wanted in _OPTIONAL.items():
             found = data.get(name)
             if found is None:
                 continue
-            if not isinstance(found, list) or not all(isinstance(n, str) for n in found):
+            if wanted is tuple:
+                ok = isinstance(found, list) and all(isinstance(n, str) for n in found)
+            elif name == "sha256":
+                ok = isinstance(found, str) and len(found) == 64
+            else:
+                ok = isinstance(found, wanted)
+            if not ok:
                 raise ValueError(f"an entry's {name!r} is {found!r}")
-            values[name] = tuple(found)
-        shape = data.get("shape")
-        if shape is not None:
-            if not isinstance(shape, str):
-                raise ValueError(f"an entry's 'shape' is {shape!r}")
-            values["shape"] = shape
-        template, sides = data.get("face_template"), data.get("card_sides")
-        if template is not None:
-            if not isinstance(template, str):
-                raise ValueError(f"an entry's 'face_template' is {template!r}")
-            values["face_template"] = template
-        if sides is not None:
-            if not isinstance(sides, dict):
-                raise ValueError(f"an entry's 'card_sides' is {sides!r}")
-            values["card_sides"] = sides
+            values[name] = tuple(found) if wanted is tuple else found
         return cls(**values)
 
 
@@ -163,11 +150,17 @@ _TYPES: dict[str, type] = {
 }
 
 
-#: The fields only some files have.
-_OPTIONAL = (
-    "card_names", "card_sources", "face_template", "face_elements", "card_sides", "shape",
-    "sha256",
-)  # fmt: skip
+#: The fields only some files have, and their type in an entry (a tuple: a list of
+#: strings in JSON; the SHA-256, 64 hexadecimal digits), in the order they are checked.
+_OPTIONAL: dict[str, type] = {
+    "sha256": str,
+    "card_names": tuple,
+    "card_sources": tuple,
+    "face_elements": tuple,
+    "shape": str,
+    "face_template": str,
+    "card_sides": dict,
+}
 
 
 def _number(value: object) -> bool:

@@ -11,12 +11,6 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-#: The licence notice OpenMoji asks for wherever its icons are used.
-ATTRIBUTION = (
-    "All emojis designed by OpenMoji – the open-source emoji and icon project. "
-    "License: CC BY-SA 4.0"
-)
-
 
 @cache
 def svg_folder() -> Path:

@@ -29,12 +29,6 @@ class Listed:
     hides: str | None
 
 
-def library_for(edition_folder: Path | None, root: Path) -> Library:
-    """The templates of an edition (its own ``templates/`` folder first), or, without an
-    edition, the shipped ones."""
-    return Library.for_edition(edition_folder, root)
-
-
 def listing(library: Library) -> list[Listed]:
     """Every template the library holds, by name."""
     found = []

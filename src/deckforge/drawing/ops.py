@@ -20,6 +20,30 @@ RGB = tuple[float, float, float]
 BLACK: RGB = (0.0, 0.0, 0.0)
 WHITE: RGB = (1.0, 1.0, 1.0)
 
+#: A PDF matrix (a b c d e f): a point (x, y) goes to (a x + c y + e, b x + d y + f).
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def mul(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` then ``n``, in PDF's row-vector convention."""
+    a, b, c, d, e, f = m
+    p, q, r, s, t, u = n
+    return (
+        a * p + b * r,
+        a * q + b * s,
+        c * p + d * r,
+        c * q + d * s,
+        e * p + f * r + t,
+        e * q + f * s + u,
+    )
+
+
+def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    """A point moved by a matrix."""
+    a, b, c, d, e, f = m
+    return x * a + y * c + e, x * b + y * d + f
+
 
 @lru_cache(maxsize=1024)
 def hex_colour(value: str) -> RGB:
@@ -172,7 +196,7 @@ class Transform:
     """Operations drawn in their own coordinates, mapped by a PDF matrix (a b c d e f):
     what turns an upside-down answer or a sideways label into place."""
 
-    matrix: tuple[float, float, float, float, float, float]
+    matrix: Matrix
     ops: tuple
 
 
@@ -398,12 +422,11 @@ class Page:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Document:
-    """An output file's pages plus what the build manifest says about it."""
+    """An output file's pages and how they are written: colour, PDF/X, language, tags."""
 
     #: The pages, or (for a large deck) an iterator making each page as it is drawn.
     pages: tuple[Page, ...] | Iterator[Page]
     title: str
-    meta: dict = field(default_factory=dict)
     #: "rgb", or "cmyk" for print shops (every colour converted, ink limited).
     colour: str = "rgb"
     ink_limit: float = 240.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from deckforge.drawing.ops import RGB, Ellipse, Polygon, Rect
+from deckforge.drawing.ops import RGB
 
 #: The shapes a template may give, and the ways a hexagon may stand.
 KINDS = ("rect", "circle", "hexagon")
@@ -71,14 +71,6 @@ class Outline:
         if not radius:
             return f"{_n(x)} {_n(y)} {_n(w)} {_n(h)} re"
         return _round_rect(x, y, w, h, min(radius, w / 2, h / 2))
-
-    def stroked(self, x: float, y: float, w: float, h: float, colour: RGB, width: float):
-        """The shape's outline in a box as a drawing operation, stroked only."""
-        if self.kind == "hexagon":
-            return Polygon(self.corners(x, y, w, h), stroke=colour, line_width=width)
-        if self.kind == "circle":
-            return Ellipse(x, y, w, h, stroke=colour, line_width=width)
-        return Rect(x, y, w, h, radius=self.radius, stroke=colour, line_width=width)
 
 
 @dataclass(frozen=True, slots=True)

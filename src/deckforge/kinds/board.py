@@ -20,7 +20,7 @@ from deckforge.kinds import Checked, ComponentKind, Reader, Rows
 from deckforge.model import Text
 from deckforge.sources import tabular
 from deckforge.sources.load import inside
-from deckforge.sources.rules import text_in
+from deckforge.sources.rules import data_text
 from deckforge.sources.source import Source
 from deckforge.units import parse_length
 
@@ -72,15 +72,6 @@ class Board:
     ref: SourceRef
     #: The folder of the board's file (templates beside it are looked in).
     folder: Path
-
-
-def _value(value: object, locale: str) -> str:
-    """A row's value as template data: text in the edition's language, numbers as written."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return (text_in(value, locale) or "").strip()
 
 
 def _table(source: Source, root: Path) -> tuple[tabular.Table | None, list[Problem]]:
@@ -158,7 +149,7 @@ def _pieces(source: Source, locale: str, root: Path) -> Pieces | None:
             fields[key] = None
             path = ("pieces", "at", index, key)
             place = source.ref((*path, locale) if isinstance(value, dict) else path)
-            values[key] = Text(_value(value, locale), place)
+            values[key] = Text(data_text(value, locale), place)
         where = source.ref(("pieces", "at", index))
         x, y = parse_length(row["x"]), parse_length(row["y"])
         pieces.append(Piece(f"piece-{index + 1}", x, y, values, where))

@@ -24,7 +24,7 @@ from deckforge.kinds import Checked, DeckKind, Look, Reader, Rows
 from deckforge.model import Deck, Text
 from deckforge.sources import tabular
 from deckforge.sources.load import OUTSIDE, inside, outside_art, refusal
-from deckforge.sources.rules import text_in
+from deckforge.sources.rules import data_text
 from deckforge.sources.source import Source
 
 #: The folder beside a deck's file that holds templates of its own, as an edition's does
@@ -174,7 +174,7 @@ def _from_yaml(source: Source, root: Path, locale: str) -> _Read:
             fields[key] = None
             if isinstance(value, dict):
                 place = source.ref(("cards", index, key, locale))
-            values[key] = Text(_yaml_text(value, locale), place)
+            values[key] = Text(data_text(value, locale), place)
         rows.append(_Row(values, copies, source.ref(("cards", index))))
     data = Data(
         source.data["face"],
@@ -203,15 +203,6 @@ def _named(source: Source) -> dict[str, SourceRef]:
         named[back] = source.ref(("back",))
     named[source.data["face"]] = source.ref(("face",))
     return named
-
-
-def _yaml_text(value: object, locale: str) -> str:
-    """A YAML value as card data: text in the edition's language, numbers as written."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    return (text_in(value, locale) or "").strip()
 
 
 def _read(source: Source, root: Path, locale: str) -> _Read:

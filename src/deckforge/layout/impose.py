@@ -210,13 +210,9 @@ def _sheets(
         yield Page(grid.page_w, grid.page_h, tuple(backs), marks, label=f"{label}, backs")
 
 
-def impose_single(cards: list[Card], profile: Profile) -> list[Page]:
-    """One side per page at trim + bleed; back then face (or face then back) per card."""
-    return list(imposed(cards, len(cards), profile)[1])
-
-
 def _single(cards: Iterable[Card], profile: Profile) -> Iterator[Page]:
-    """The pages of :func:`impose_single`, a card at a time."""
+    """One side per page at trim + bleed; back then face (or face then back) per card,
+    a card at a time."""
     b = profile.bleed
     names = ("back", "face") if profile.order == "back-first" else ("face", "back")
     for card in cards:

@@ -39,26 +39,6 @@ def _art(paths: tuple) -> bytes:
     return b"\0".join(found)
 
 
-def card_listing(
-    edition: Edition, profile: object, deck: Deck, cards: list[LaidCard], tools: str
-) -> dict:
-    """The manifest fields of a deck's file: ``card_names``, ``card_sources`` (where each
-    card is written) and ``face_template`` always, and for a file of one
-    card side per page ``card_sides``: a digest of each card's face, the index of its back
-    among the deck's distinct backs, a digest of each distinct back, and each card's id
-    (what a proof matches the cards of two builds by).
-
-    A digest covers what the page is drawn from (the edition's settings, the deck, the
-    card or back, the profile, and ``tools``: the versions of the code and libraries and
-    the edition's own templates), so equal digests mean equal pages, within a build folder
-    and from one build to the next.
-    """
-    listing = Listing(edition, profile, deck, tools)
-    for card in cards:
-        listing.add(card)
-    return listing.fields()
-
-
 def card_sources(deck: Deck) -> tuple[str, ...]:
     """Where each of a deck's cards is written (``file:line:column``; '' if nowhere): a
     file the build leaves as it was gets these again, as lines may have moved."""
@@ -71,8 +51,21 @@ def _where(ref) -> str:
 
 
 class Listing:
-    """:func:`card_listing` of cards as they pass (:meth:`watch`), each seen once and
-    none kept: a large deck is laid out, imposed and written a sheet at a time."""
+    """The manifest fields of a deck's file (:meth:`fields`), from its cards as they pass
+    (:meth:`watch`), each seen once and none kept: a large deck is laid out, imposed and
+    written a sheet at a time.
+
+    The fields are ``card_names``, ``card_sources`` (where each card is written) and
+    ``face_template`` always, and for a file of one card side per page ``card_sides``: a
+    digest of each card's face, the index of its back among the deck's distinct backs, a
+    digest of each distinct back, and each card's id (what a proof matches the cards of
+    two builds by).
+
+    A digest covers what the page is drawn from (the edition's settings, the deck, the
+    card or back, the profile, and ``tools``: the versions of the code and libraries and
+    the edition's own templates), so equal digests mean equal pages, within a build folder
+    and from one build to the next.
+    """
 
     def __init__(self, edition: Edition, profile: object, deck: Deck, tools: str) -> None:
         self.kind = deck_kinds()[deck.kind]

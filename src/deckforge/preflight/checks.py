@@ -22,9 +22,10 @@ from deckforge.preflight.measure import (
     paper_name,
     snippet,
 )
-from deckforge.preflight.pdfobjects import MM, size_mm
+from deckforge.preflight.pdfobjects import size_mm
 from deckforge.preflight.registry import FileFacts, Target, check
 from deckforge.preflight.report import FAIL, NA, OK, WARNING, Check
+from deckforge.units import MM
 
 WARN_DPI = 300.0
 FAIL_DPI = 150.0

@@ -6,8 +6,9 @@ cut, round its TrimBox, and its folds in the spot colour ``Crease`` inside it.""
 
 from __future__ import annotations
 
+from deckforge.drawing.ops import IDENTITY, apply, mul
 from deckforge.preflight.measure import Findings, more
-from deckforge.preflight.pdfobjects import IDENTITY, apply, matrix, mul
+from deckforge.preflight.pdfobjects import matrix
 from deckforge.preflight.registry import FileFacts, Target, check
 from deckforge.preflight.report import FAIL, NA, OK, Check
 

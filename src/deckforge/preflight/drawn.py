@@ -7,17 +7,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckforge.drawing.ops import IDENTITY, Matrix, apply, mul
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfobjects import (
-    IDENTITY,
-    INCH,
-    Box,
-    Matrix,
-    apply,
-    intersect,
-    moved_box,
-    mul,
-)
+from deckforge.preflight.pdfobjects import Box, intersect, moved_box
+from deckforge.units import INCH
 
 
 @dataclass(frozen=True)

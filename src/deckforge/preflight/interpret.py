@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckforge.drawing.ops import IDENTITY, Matrix, apply, mul
 from deckforge.preflight import pdfobjects as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font, read_font
-from deckforge.preflight.pdfobjects import IDENTITY, INHERITED, Box, Matrix, mul
+from deckforge.preflight.pdfobjects import INHERITED, Box
 
 #: Invisible text (render modes 3 and 7) prints nothing, so it is not measured.
 _INVISIBLE_MODES = frozenset({3, 7})
@@ -205,7 +206,7 @@ class Interpreter:
         if op == b"re":
             x, y, w, h = (float(v) for v in operands[:4])
             corners = [
-                rd.apply(ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+                apply(ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
             ]
             for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
                 run.segments.append((*a, *b))
@@ -223,7 +224,7 @@ class Interpreter:
                 run.closed[-1] = True
             run.current = run.start
             return
-        point = rd.apply(ctm, float(operands[-2]), float(operands[-1]))
+        point = apply(ctm, float(operands[-2]), float(operands[-1]))
         if op == b"l":
             run.segments.append((*run.current, *point))
             if run.subpaths:

@@ -7,11 +7,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckforge.drawing.ops import Matrix
 from deckforge.preflight import pdfobjects as rd
 from deckforge.preflight.drawn import Drawn, Image, Stroke
 from deckforge.preflight.fonts import Font
-from deckforge.preflight.pdfobjects import MM, Box, Matrix
-from deckforge.units import PAPER_SIZES_MM
+from deckforge.preflight.pdfobjects import Box
+from deckforge.units import MM, PAPER_SIZES_MM
 
 #: Page boxes may differ from the manifest by this much (rounding of points).
 BOX_TOLERANCE_MM = 0.1

@@ -10,27 +10,10 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from deckforge.units import INCH, MM
+from deckforge.drawing.ops import Matrix, apply
+from deckforge.units import MM
 
-__all__ = ["INCH", "MM"]
-
-Matrix = tuple[float, float, float, float, float, float]
 Box = tuple[float, float, float, float]
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def mul(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` then ``n``, in PDF's row-vector convention."""
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (
-        a * p + b * r,
-        a * q + b * s,
-        c * p + d * r,
-        c * q + d * s,
-        e * p + f * r + t,
-        e * q + f * s + u,
-    )
 
 
 def matrix(values: Iterable[Any]) -> Matrix:
@@ -39,12 +22,6 @@ def matrix(values: Iterable[Any]) -> Matrix:
     if len(numbers) != 6:
         raise ValueError(f"a matrix needs six numbers, not {len(numbers)}")
     return (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-
-
-def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
-    """A point moved by a matrix."""
-    a, b, c, d, e, f = m
-    return x * a + y * c + e, x * b + y * d + f
 
 
 def scale(m: Matrix) -> float:

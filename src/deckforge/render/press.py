@@ -25,10 +25,7 @@ from functools import lru_cache
 
 from deckforge import cache as kept
 
-#: The condition the profile models, as PDF/X output intents name it.
-CONDITION = "FOGRA39"
-CONDITION_NAME = "Offset printing, coated paper (ISO 12647-2:2004), deckforge model of FOGRA39"
-REGISTRY = "http://www.color.org"
+#: The profile's name in its description tag, before its ink limit.
 DESCRIPTION = "deckforge FOGRA39 model"
 
 #: CIE XYZ (D50, 2°) of the 16 solid overprints, by which of C, M, Y, K print (FOGRA39L).
@@ -121,23 +118,6 @@ def xyz_to_lab(xyz: tuple[float, float, float]) -> tuple[float, float, float]:
 def model_lab(cmyk: tuple[float, float, float, float]) -> tuple[float, float, float]:
     """Media-relative CIELAB of a CMYK tint (0–1) on the modelled press."""
     return xyz_to_lab(model_xyz(cmyk))
-
-
-# --- Lab to CMYK ----------------------------------------------------------------------------
-
-
-def lab_to_cmyk(
-    target: tuple[float, float, float], limit: float
-) -> tuple[float, float, float, float]:
-    """The CMYK (0–1) of a media-relative Lab colour on the modelled press, with grey
-    component replacement and at most ``limit`` per cent ink in all, solved as the
-    profile's table is; a colour outside the gamut becomes the nearest the inks reach."""
-    import numpy as np
-
-    from deckforge.render import separation
-
-    inks = separation.separate(np.array([target]), limit / 100.0)[0]
-    return (float(inks[0]), float(inks[1]), float(inks[2]), float(inks[3]))
 
 
 # --- the ICC file ---------------------------------------------------------------------------

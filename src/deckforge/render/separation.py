@@ -371,13 +371,3 @@ def _within(x: np.ndarray, limit: float) -> np.ndarray:
         total > limit, np.clip((limit - x[:, 3]) / np.maximum(cmy, 1e-9), 0.0, 1.0), 1.0
     )
     return np.concatenate([x[:, :3] * scale[:, None], x[:, 3:]], axis=1)
-
-
-def separate(lab: np.ndarray, limit: float) -> np.ndarray:
-    """The CMYK (0–1) of Lab colours (n, 3), solved as the profile's table is (each
-    colour on its own)."""
-    target = np.asarray(lab, dtype=float).reshape(-1, 3)
-    x, k0 = _solve(target, limit, (len(target), 1, 1), 40)
-    exact = _Problem(target, limit, k0, BLACK_WEIGHT, exact=True)
-    x, _ = _refine(exact, x, 10)
-    return _within(x, limit)

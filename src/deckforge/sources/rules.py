@@ -32,6 +32,15 @@ def text_in(value: object, locale: str) -> str | None:
     return None
 
 
+def data_text(value: object, locale: str) -> str:
+    """A YAML value as template data: text in the edition's language, numbers as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return (text_in(value, locale) or "").strip()
+
+
 def _norm(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 

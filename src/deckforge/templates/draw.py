@@ -155,15 +155,6 @@ def _looks(columns: tuple[int, ...]) -> Callable[[tuple], object]:
     return itemgetter(*columns)
 
 
-def draw_side(
-    drawing: DeckDrawing, cards: Sequence[object]
-) -> tuple[list[Face | None], list[Problem]]:
-    """Every card's side (None where it cannot be drawn) and the problems found."""
-    problems: list[Problem] = []
-    faces = [side_of(drawing, card, index, problems) for index, card in enumerate(cards)]
-    return faces, problems
-
-
 def side_of(drawing: DeckDrawing, card: object, index: int, problems: list[Problem]) -> Face | None:
     """One card's side, or None (and the problem added to ``problems``) where its data
     cannot be drawn; ``index`` is the card's place among the cards ``drawing`` draws."""

@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from math import cos, radians, sin
 from typing import TYPE_CHECKING
 
+from deckforge.drawing.ops import Matrix
 from deckforge.templates.lengths import Box, LengthError, length
 
 if TYPE_CHECKING:
     from deckforge.drawing.outline import Outline
-
-Matrix = tuple[float, float, float, float, float, float]
 
 ANCHORS = {
     "top-left": (0.0, 0.0),
@@ -101,7 +100,6 @@ class Place:
     h: float
     matrix: Matrix | None = None
     mirrored: bool = False
-    rotation: float = 0
 
     @property
     def top(self) -> float:
@@ -180,7 +178,7 @@ def place(
     rotation = rotation % 360
     px, py = frame.ox + x, frame.oy + frame.h - y - h
     if rotation == 0:
-        return Place(px, py, w, h, None, mirrored, 0)
+        return Place(px, py, w, h, None, mirrored)
     if pivot is None and rotation in _TURNS:
         return _quarter_turned(px, py, w, h, int(rotation), mirrored)
     # The box turned as laid out, about its pivot (y up here, so anchors' y flips).
@@ -188,7 +186,7 @@ def place(
     ox, oy = px + fx * w, py + (1 - fy) * h
     c, s = cos(radians(rotation)), sin(radians(rotation))
     matrix = (c, -s, s, c, ox - c * ox - s * oy, oy + s * ox - c * oy)
-    return Place(px, py, w, h, matrix, mirrored, rotation)
+    return Place(px, py, w, h, matrix, mirrored)
 
 
 #: A pivot's mirror image across a vertical line.
@@ -216,7 +214,7 @@ def _quarter_turned(px: float, py: float, w: float, h: float, rotation: int, mir
         cx - lw / 2 * cos_ - lh / 2 * sin_,
         cy + lw / 2 * sin_ - lh / 2 * cos_,
     )
-    return Place(0.0, 0.0, lw, lh, matrix, mirrored, rotation)
+    return Place(0.0, 0.0, lw, lh, matrix, mirrored)
 
 
 def past_bleed(box: Place, card: Card) -> list[tuple[str, str]]:

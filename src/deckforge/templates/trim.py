@@ -73,7 +73,7 @@ def trim_of(template: Template, size_mm: tuple[float, float] | None = None) -> T
         w, h = (mm(side) for side in card_size_mm(str(size[0])))
         ref = size[1].ref
     elif "width" in settings or "height" in settings:
-        w, h, ref = _sides(settings, kind, points, problems, template.ref)
+        w, h, ref = _sides(settings, kind, points, problems)
     else:
         problems.append(
             Problem(
@@ -91,7 +91,7 @@ def trim_of(template: Template, size_mm: tuple[float, float] | None = None) -> T
     return Trim(card, ref, tuple(problems))
 
 
-def _sides(settings: dict, kind: str, points, problems: list[Problem], where: SourceRef):
+def _sides(settings: dict, kind: str, points, problems: list[Problem]):
     """Width and height as given; a circle's or a regular hexagon's other side from one."""
     width = points("width", mm(63.5), "card") if "width" in settings else None
     height = points("height", mm(88.9), "card") if "height" in settings else None

@@ -35,7 +35,6 @@ from deckforge.text.lines import (
     set_line,
     shaped_growth,
     style_in,
-    style_of,
 )
 from deckforge.text.markup import OBJECT, Marked, MarkupError, has_markup
 from deckforge.text.script import (
@@ -107,10 +106,6 @@ class FittedText:
         return self.ascent - self.descent + (len(self.lines) - 1) * self.line_height
 
 
-_font_for = face_for
-_style_of = style_of
-
-
 def _neutral(ch: str) -> bool:
     return ch.isspace() or ch in ".,:;!?-–—()[]«»،؛؟'\"/"
 
@@ -134,7 +129,7 @@ def runs_of(visual: str, weight: str) -> list[tuple[str, str]]:
     """Split visual text into (text, face name) runs; neutral characters join a neighbour."""
     runs: list[list[str]] = []
     for ch in visual:
-        font = _font_for(ch, weight)
+        font = face_for(ch, weight)
         if font is None:
             raise undrawable(ch)
         if runs and (runs[-1][1] == font or (_neutral(ch) and ord(ch) in _coverage(runs[-1][1]))):
@@ -172,7 +167,7 @@ def check_glyphs(text: str, weight: str) -> None:
         return  # the usual case, checked at once
     for ch in text:
         if ch not in INVISIBLE and not ch.isspace():
-            if _font_for(ch, weight) is None:
+            if face_for(ch, weight) is None:
                 raise undrawable(ch)
 
 
@@ -309,7 +304,7 @@ def _check_marked(paragraphs: tuple[Marked, ...], weight: str) -> None:
             continue  # the usual case, checked at once
         for ch, bits in zip(paragraph.text, paragraph.styles, strict=True):
             if ch != OBJECT and ch not in INVISIBLE and not ch.isspace():
-                if _font_for(ch, style_in(weights, bits)) is None:
+                if face_for(ch, style_in(weights, bits)) is None:
                     raise undrawable(ch)
 
 

@@ -22,7 +22,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from deckforge import cache as kept
-from deckforge.fsutil import Log, read_regular
+from deckforge.fsutil import read_regular
 from deckforge.rl import faces
 from deckforge.text.instances import cut, reachable
 from deckforge.versions import version
@@ -41,8 +41,6 @@ _STYLES = {
 }
 #: Every style a face can be asked for.
 STYLES = tuple(_STYLES)
-
-_log = Log(__name__)
 
 
 @dataclass(frozen=True)

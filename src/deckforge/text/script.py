@@ -47,7 +47,6 @@ def _reshaper():
 
 
 ZWNJ = "\u200c"
-ZWJ = "\u200d"
 RLM = "\u200f"
 #: Format characters that steer joining or direction and draw nothing.
 INVISIBLE = frozenset("\u200c\u200d\u200e\u200f\u061c\u2066\u2067\u2068\u2069")

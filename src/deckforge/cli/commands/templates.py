@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from deckforge.errors import UsageError
     from deckforge.fsutil import inside
     from deckforge.sources.load import Project, select_editions
-    from deckforge.templates.load import NAME, NAME_RULE
+    from deckforge.templates.load import NAME, NAME_RULE, Library
 
     if args.what == "show" and not NAME.fullmatch(args.name):
         raise UsageError(f"'{args.name}' is not a template name: {NAME_RULE}")
@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
                 f"the edition '{args.edition}' is outside the project folder; its templates "
                 "are not read"
             )
-    library = templates.library_for(folder, project.root)
+    # The edition's own templates first, or, without an edition, the shipped ones.
+    library = Library.for_edition(folder, project.root)
     if args.what == "list":
         rows = templates.listing(library)
         width = max((len(row.name) for row in rows), default=0)

@@ -216,7 +216,7 @@ def tuckbox(edition: Edition, box: Tuckbox, profile: Profile) -> list[Page]:
             "bleed_box": (0, 0, W, H),
         }
     else:
-        W, H = _paper(edition, box, die, profile)
+        W, H = _paper(box, die, profile)
         x, y = (W - die.w) / 2, (H - die.h) / 2
         boxes = {}
     placements = []
@@ -233,7 +233,7 @@ def tuckbox(edition: Edition, box: Tuckbox, profile: Profile) -> list[Page]:
     return [Page(W, H, tuple(placements), marks, label=f"tuck box {box.id}", **boxes)]
 
 
-def _paper(edition: Edition, box: Tuckbox, die: DieLine, profile: Profile) -> tuple[float, float]:
+def _paper(box: Tuckbox, die: DieLine, profile: Profile) -> tuple[float, float]:
     """The profile's paper, turned if the die line fits only so; :class:`Unmade`, naming
     the profiles whose paper holds it, when it fits neither way."""
     found = _fits(die, profile.document_paper)

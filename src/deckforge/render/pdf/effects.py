@@ -31,6 +31,8 @@ from deckforge.drawing.ops import (
     Text,
     Transform,
     Use,
+    apply,
+    mul,
 )
 from deckforge.rl import paint as adapter
 
@@ -298,7 +300,7 @@ def outlines(ops, matrix):
     """Each shape among the operations as a polygon in the face's coordinates."""
     for op in ops:
         if isinstance(op, Transform):
-            yield from outlines(op.ops, _times(matrix, op.matrix))
+            yield from outlines(op.ops, mul(op.matrix, matrix))
         elif isinstance(op, Layer):
             yield from outlines(op.ops, matrix)
         elif isinstance(op, Use):
@@ -306,7 +308,7 @@ def outlines(ops, matrix):
         elif not isinstance(op, (Text, Line, Icon)):  # a text's shadow is hard
             points = corners(op)
             if points:
-                yield [apply(matrix, p) for p in points]
+                yield [apply(matrix, *p) for p in points]
 
 
 def corners(op) -> list[tuple[float, float]]:
@@ -349,24 +351,3 @@ def _arc(cx, cy, rx, ry, start, end, steps) -> list[tuple[float, float]]:
         )
         for i in range(steps + 1)
     ]
-
-
-def _times(outer, inner):
-    """The matrix of ``inner`` drawn inside ``outer`` (PDF's order: inner × outer)."""
-    a, b, c, d, e, f = inner
-    A, B, C, D, E, F = outer  # noqa: N806 - the two matrices' entries side by side
-    return (
-        a * A + b * C,
-        a * B + b * D,
-        c * A + d * C,
-        c * B + d * D,
-        e * A + f * C + E,
-        e * B + f * D + F,
-    )
-
-
-def apply(matrix, point) -> tuple[float, float]:
-    """A point mapped by a PDF matrix."""
-    a, b, c, d, e, f = matrix
-    x, y = point
-    return a * x + c * y + e, b * x + d * y + f

@@ -32,11 +32,13 @@ from deckforge.drawing.ops import (
     Text,
     Transform,
     Use,
+    apply,
     mix,
+    mul,
 )
 from deckforge.errors import DeckforgeError
 from deckforge.render.pdf import effects
-from deckforge.render.pdf.effects import SHAPES, apply, corners
+from deckforge.render.pdf.effects import SHAPES, corners
 
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 Box = tuple[float, float, float, float]
@@ -94,7 +96,7 @@ class _Flattener:
     def walk(self, ops, matrix) -> None:
         for op in ops:
             if isinstance(op, Transform):
-                self.walk(op.ops, effects._times(matrix, op.matrix))
+                self.walk(op.ops, mul(op.matrix, matrix))
             elif isinstance(op, Use):
                 self.walk(op.face.ops, matrix)
             elif isinstance(op, Layer):
@@ -178,7 +180,7 @@ class _Flattener:
         out: list = []
         for op in ops:
             if isinstance(op, Transform):
-                inner = effects._times(matrix, op.matrix)
+                inner = mul(op.matrix, matrix)
                 out += self.items(layer, op.ops, inner, amount, part)
             elif isinstance(op, Use):
                 out += self.items(layer, op.face.ops, matrix, amount, part)
@@ -268,7 +270,7 @@ def _what(op) -> str:
 
 def bounds(op, matrix) -> Box:
     """An operation's bounds in the face's coordinates (left, bottom, right, top)."""
-    points = [apply(matrix, p) for p in corners(op)]
+    points = [apply(matrix, *p) for p in corners(op)]
     if not points:
         return (0.0, 0.0, 0.0, 0.0)
     grow = getattr(op, "line_width", 0.0) / 2 if getattr(op, "stroke", None) is not None else 0.0

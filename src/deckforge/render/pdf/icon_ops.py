@@ -23,14 +23,13 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from deckforge.art import icons
+from deckforge.drawing.ops import Matrix, mul
 from deckforge.render.colour import Converter
 from deckforge.render.pdf import icon_paths
 from deckforge.render.pdf.icon_paths import Unsupported
 
 #: An icon's drawing: its width, its height and its operators.
 Made = tuple[float, float, tuple[str, ...]]
-#: A 2D affine matrix (a, b, c, d, e, f) as PDF's ``cm`` takes it.
-Matrix = tuple[float, float, float, float, float, float]
 #: A shape before it is coloured: its path (stroked), the same path closed (filled), its
 #: fill and stroke (RGB, None: not painted), stroke width, cap, join, dashes ("" for
 #: none) and whether it is filled even-odd.
@@ -292,17 +291,6 @@ def _matrix(text: str) -> Matrix:
             m = (cos, sin, -sin, cos, cx - cos * cx + sin * cy, cy - sin * cx - cos * cy)
         else:
             raise Unsupported(f"transform {text!r}")
-        result = _times(result, m)  # type: ignore[arg-type]
+        # SVG's list of transforms applies the last first: ``m`` then the ones before.
+        result = mul(m, result)  # type: ignore[arg-type]
     return result
-
-
-def _times(a: Matrix, b: Matrix) -> Matrix:
-    """``b`` applied first, then ``a`` (SVG's order for a list of transforms)."""
-    return (
-        a[0] * b[0] + a[2] * b[1],
-        a[1] * b[0] + a[3] * b[1],
-        a[0] * b[2] + a[2] * b[3],
-        a[1] * b[2] + a[3] * b[3],
-        a[0] * b[4] + a[2] * b[5] + a[4],
-        a[1] * b[4] + a[3] * b[5] + a[5],
-    )

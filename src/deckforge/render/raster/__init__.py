@@ -8,24 +8,13 @@ each output.
 """
 
 from deckforge.render.raster.export import contact_sheet, export_png, png_plan
-from deckforge.render.raster.pdfread import (
-    CardFile,
-    Deck,
-    card_file,
-    manifest_entries,
-    rasterize,
-    read_deck,
-)
+from deckforge.render.raster.pdfread import manifest_entries, rasterize, read_deck
 from deckforge.render.raster.preview import preview_site
-from deckforge.render.raster.tts import Sheets, export_tts, tts_grid, tts_plan
-from deckforge.render.raster.work import Outcome, carry_out
+from deckforge.render.raster.tts import Sheets, export_tts, tts_plan
+from deckforge.render.raster.work import carry_out
 
 __all__ = [
     "Sheets",
-    "CardFile",
-    "Deck",
-    "Outcome",
-    "card_file",
     "carry_out",
     "contact_sheet",
     "export_png",
@@ -35,6 +24,5 @@ __all__ = [
     "preview_site",
     "rasterize",
     "read_deck",
-    "tts_grid",
     "tts_plan",
 ]
