@@ -213,16 +213,16 @@ def test_short_edge_duplex_mirrors_backs_top_to_bottom():
     from dataclasses import replace
 
     from deckforge.drawing.ops import Card, Face
-    from deckforge.layout.impose import impose_sheets
+    from deckforge.layout.impose import impose
 
     profile = replace(all_profiles()["pnp-a4"], duplex="short-edge")
     cards = [Card(f"c{n}", mm(63.5), mm(88.9), Face(()), Face((), key="back")) for n in range(9)]
-    faces, backs = impose_sheets(cards, profile)
+    faces, backs = impose(cards, profile)
     grid_h = faces.height
     for face, back in zip(faces.placements, backs.placements, strict=True):
         assert back.x == pytest.approx(face.x)  # same column
         assert back.y == pytest.approx(grid_h - face.y - mm(88.9))  # mirrored top to bottom
-    long_edge = impose_sheets(cards, all_profiles()["pnp-a4"])[1]
+    long_edge = impose(cards, all_profiles()["pnp-a4"])[1]
     for face, back in zip(faces.placements, long_edge.placements, strict=True):
         assert back.y == pytest.approx(face.y)
         assert back.x == pytest.approx(faces.width - face.x - mm(63.5))

@@ -19,7 +19,7 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from conftest import entry
 from deckforge.drawing.ops import Card, Face, Rect
-from deckforge.layout.impose import impose_fold, impose_sheets
+from deckforge.layout.impose import impose
 from deckforge.profiles import all_profiles
 from deckforge.render.raster import rasterize
 from deckforge.units import mm
@@ -222,7 +222,7 @@ def _colour(placement) -> tuple:
 @pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
 def test_right_to_left_backs_mirror_their_faces_for_either_duplex_edge(duplex):
     profile = replace(all_profiles()["pnp-a4"], duplex=duplex)
-    faces, backs = impose_sheets(_cards(9), profile, rtl=True)
+    faces, backs = impose(_cards(9), profile, rtl=True)
     first = faces.placements[0]
     assert first.x == max(p.x for p in faces.placements)
     assert first.y == max(p.y for p in faces.placements)
@@ -252,14 +252,14 @@ def test_left_to_right_sheets_are_laid_as_before(profile):
     cards = _cards(20, mm(44), mm(68))  # mini Euro: two rows either side of an A4 fold
     if profile.endswith("fold"):
         grid = fold_grid_for(chosen, mm(44), mm(68))
-        (page, *_) = impose_fold(cards, chosen)
+        (page, *_) = impose(cards, chosen)
         for index, (face, back) in enumerate(zip(*[iter(page.placements)] * 2, strict=True)):
             row, col = divmod(index, grid.cols)
             assert (face.x, face.y) == grid.face(row, col)
             assert (back.x, back.y) == grid.back(row, col) and back.rotate == 180
         return
     grid = grid_for(chosen, mm(44), mm(68))
-    faces, backs, *_ = impose_sheets(cards, chosen)
+    faces, backs, *_ = impose(cards, chosen)
     for index, (face, back) in enumerate(zip(faces.placements, backs.placements, strict=True)):
         row, col = divmod(index, grid.cols)
         assert (face.x, face.y) == grid.cell(row, col)
@@ -268,7 +268,7 @@ def test_left_to_right_sheets_are_laid_as_before(profile):
 
 def test_right_to_left_gutterfold_starts_at_the_top_right():
     profile = all_profiles()["pnp-a4-fold"]
-    (page, *_) = impose_fold(_cards(20, mm(44), mm(68)), profile, rtl=True)
+    (page, *_) = impose(_cards(20, mm(44), mm(68)), profile, rtl=True)
     faces = [p for p in page.placements if p.rotate == 0]
     backs = [p for p in page.placements if p.rotate == 180]
     assert faces[0].x == max(p.x for p in faces) and faces[0].y == max(p.y for p in faces)

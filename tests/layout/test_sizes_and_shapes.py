@@ -404,13 +404,13 @@ def test_shaped_backs_are_clipped_to_their_shape_where_they_register(duplex, kin
 
     from deckforge.drawing.ops import Card, Face
     from deckforge.drawing.outline import Outline
-    from deckforge.layout.impose import impose_sheets
+    from deckforge.layout.impose import impose
 
     outline = Outline(kind)
     w, h = mm(43.3), mm(50)
     cards = [Card(f"c{n}", w, h, Face(()), Face(()), outline) for n in range(19)]
     profile = replace(all_profiles()["pnp-a4"], duplex=duplex)
-    faces, backs = impose_sheets(cards, profile)
+    faces, backs = impose(cards, profile)
     assert len(faces.placements) == len(backs.placements) == 19
     for face, back in zip(faces.placements, backs.placements, strict=True):
         if duplex == "long-edge":

@@ -163,16 +163,11 @@ def crop_marks(grid: Grid) -> tuple:
     return tuple(cut_marks(xs, ys, grid.page_w, grid.page_h))
 
 
-def impose_sheets(cards: list[Card], profile: Profile, rtl: bool = False) -> list[Page]:
-    """Faces sheet, then its backs sheet mirrored for the profile's duplex edge; ``rtl``
-    fills rows from the right."""
-    return list(imposed(cards, len(cards), profile, rtl)[1])
-
-
 def _sheets(
     cards: Iterator[Card], grid: Grid, sheets: int, profile: Profile, rtl: bool
 ) -> Iterator[Page]:
-    """The pages of :func:`impose_sheets`, a sheet at a time."""
+    """Duplex sheets, a sheet at a time: a faces sheet, then its backs sheet mirrored for
+    the profile's duplex edge; ``rtl`` fills rows from the right."""
     marks: tuple = ()
     dx, dy = profile.back_offset
     short_edge = profile.duplex == "short-edge"
@@ -306,18 +301,14 @@ def fold_marks(grid: FoldGrid) -> tuple:
     return (*cut_marks(xs, ys, grid.page_w, grid.page_h), fold)
 
 
-def impose_fold(cards: list[Card], profile: Profile, rtl: bool = False) -> list[Page]:
-    """Gutterfold sheets: each face above the fold, its back mirrored below it and turned
-    upside down, so that folding along the line puts every back on its face. Left to
-    right, the first face is at the left of the row next to the fold; right to left
-    (``rtl``), at the right of the top row, as a right-to-left reader starts a page."""
-    return list(imposed(cards, len(cards), profile, rtl)[1])
-
-
 def _fold(
     cards: Iterator[Card], grid: FoldGrid, sheets: int, profile: Profile, rtl: bool
 ) -> Iterator[Page]:
-    """The pages of :func:`impose_fold`, a sheet at a time."""
+    """Gutterfold sheets, a sheet at a time: each face above the fold, its back mirrored
+    below it and turned upside down, so that folding along the line puts every back on
+    its face. Left to right, the first face is at the left of the row next to the fold;
+    right to left (``rtl``), at the right of the top row, as a right-to-left reader
+    starts a page."""
     marks = fold_marks(grid) if profile.crop_marks else ()
     for sheet in range(sheets):
         placements, corners = [], []
