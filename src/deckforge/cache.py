@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from deckforge.fsutil import Log, read_regular, write_atomic
+from deckforge.fsutil import read_regular, write_atomic
 
-_log = Log(__name__)
+_log = logging.getLogger(__name__)
 
 #: The header's name for the format.
 _FORMAT = "deckforge-cache"

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import shutil
 import stat
@@ -53,29 +54,7 @@ JOURNAL_NAME = ".deckforge-publish.json"
 _JOURNAL_FORMAT = "deckforge-publish-1"
 
 
-class Log:
-    """A module's logger, imported when something is first said: a build that has
-    nothing to say need not import logging (with the traceback and threading modules
-    it imports)."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def warning(self, message: str, *args: object) -> None:
-        """Warn, as :meth:`logging.Logger.warning`."""
-        self._logger().warning(message, *args)
-
-    def debug(self, message: str, *args: object) -> None:
-        """Say what only debugging needs, as :meth:`logging.Logger.debug`."""
-        self._logger().debug(message, *args)
-
-    def _logger(self):
-        import logging
-
-        return logging.getLogger(self.name)
-
-
-_log = Log(__name__)
+_log = logging.getLogger(__name__)
 
 
 class Busy(DeckforgeError):

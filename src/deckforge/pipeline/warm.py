@@ -11,10 +11,10 @@ instances, which every build draws with, are started before the sources are read
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable
 
-from deckforge.fsutil import Log
 from deckforge.model import Edition
 from deckforge.profiles import OutputIntent, Profile
 from deckforge.render import colour, press
@@ -22,7 +22,7 @@ from deckforge.render.pdf import icon_cache
 from deckforge.text import fonts, lineface
 from deckforge.text.script import is_rtl_locale
 
-_log = Log(__name__)
+_log = logging.getLogger(__name__)
 
 #: Icon drawings a process makes at a time: few enough that the processes finish together.
 ICONS_A_TASK = 24
