@@ -16,6 +16,7 @@ handed to the library that reads it as it is.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -136,6 +137,26 @@ def store(name: str, version: int | str, data: Any) -> None:
         write_atomic(path_of(name), encode(version, data))
     except (OSError, TypeError, ValueError) as exc:
         _log.debug("cannot keep %s in the cache: %s", name, exc)
+
+
+@contextlib.contextmanager
+def updating(name: str) -> Iterator[None]:
+    """Hold the entry ``name`` while it is read, changed and stored again: processes that
+    update it at once (a build's workers) then keep each other's changes. A cache
+    folder that cannot be locked is updated as it is (what is lost is made again)."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(f"{path_of(name)}.lock")
+    try:
+        path_of(name).parent.mkdir(parents=True, exist_ok=True)
+        lock.acquire(timeout=30)
+    except (OSError, Timeout) as exc:
+        _log.debug("cannot lock %s in the cache: %s", name, exc)
+    try:
+        yield
+    finally:
+        if lock.is_locked:
+            lock.release()
 
 
 def load_file(name: str, version: int | str, suffix: str) -> tuple[Path, bytes] | None:

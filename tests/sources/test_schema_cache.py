@@ -104,7 +104,7 @@ def _check_in_a_worker(context: None, task: _Task, path: Path) -> _Checked:
 
 
 def test_what_passed_in_a_builds_workers_is_kept(cache, tmp_path):
-    tasks = [_Task(f"Place {n}.pdf") for n in range(4)]
+    tasks = [_Task(f"Place {n}.pdf") for n in range(12)]
     (tmp_path / "out").mkdir()
     run_tasks(tasks, Staging(tmp_path / "out"), _check_in_a_worker, None, jobs=2)
     assert schema._unsaved == set()  # nothing was checked in this process

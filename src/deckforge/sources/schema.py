@@ -322,7 +322,8 @@ def save_checks() -> None:
     next run (with those kept before)."""
     if not _unsaved:
         return
-    passed = _kept_checks()
-    passed.update(dict.fromkeys(sorted(_unsaved), ""))
-    kept.store(PASSED_NAME, 1, dict(list(passed.items())[-PASSED_ENTRIES:]))
+    with kept.updating(PASSED_NAME):
+        passed = _kept_checks()
+        passed.update(dict.fromkeys(sorted(_unsaved), ""))
+        kept.store(PASSED_NAME, 1, dict(list(passed.items())[-PASSED_ENTRIES:]))
     _unsaved.clear()

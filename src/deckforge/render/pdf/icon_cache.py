@@ -186,6 +186,7 @@ def save() -> None:
     global _unsaved
     if not _unsaved:
         return
-    merged = {**(kept.load(NAME, entry_version(), decode, warn=False) or {}), **ICON_CODE}
-    kept.store(NAME, entry_version(), encode(merged))
+    with kept.updating(NAME):
+        merged = {**(kept.load(NAME, entry_version(), decode, warn=False) or {}), **ICON_CODE}
+        kept.store(NAME, entry_version(), encode(merged))
     _unsaved = False
