@@ -73,7 +73,7 @@ class Started:
         except Exception as exc:  # noqa: BLE001 - the build's own outcome is what matters
             _log.warning("a font instance could not be cut ahead (%s); it is cut when drawn", exc)
         finally:
-            self.pool.shutdown()
+            self.pool.shutdown(cancel_futures=True)
             self.pool = None
 
 
@@ -102,7 +102,7 @@ class _Here:
         done.set_result(task(*args))
         return done
 
-    def shutdown(self) -> None:
+    def shutdown(self, cancel_futures: bool = False) -> None:
         pass
 
 
@@ -154,7 +154,8 @@ def warm(
         _made_ahead(pool, started, presses, lines, instances, codes, colours, batches)
     finally:
         started.pool = None
-        pool.shutdown()
+        # Done, or interrupted (Ctrl-C in serve): what has not started is not waited for.
+        pool.shutdown(cancel_futures=True)
     fonts.register(families)
     if rtl:
         lineface.prepare(jobs)
