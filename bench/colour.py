@@ -20,7 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from colours_support import FOGRA39, HARD, LIMIT, colour_sets  # noqa: E402 - tests/, above
+from colours_support import (  # noqa: E402 - tests/, above
+    FOGRA39,
+    HARD,
+    LIMIT,
+    colour_sets,
+    printed_and_best,
+    summary,
+)
 from colours_support import shop_profile as made_shop_profile  # noqa: E402
 
 
@@ -33,12 +40,10 @@ def shop_profile(folder: Path, quality: str = "m") -> Path | None:
 
 def measure(converter) -> dict:
     """Printed minus best reachable ΔE2000 (mean, p95, max) of each set of colours."""
-    from deckforge.render import gamut
-
     figures = {}
     for name, rgbs in colour_sets().items():
-        inks, printed, best = gamut.printed_and_best(converter, rgbs, LIMIT)
-        figures[name] = {**gamut.summary(printed - best), "most_ink": float(inks.sum(1).max())}
+        inks, printed, best = printed_and_best(converter, rgbs, LIMIT)
+        figures[name] = {**summary(printed - best), "most_ink": float(inks.sum(1).max())}
         if name == "hard":
             figures[name]["each"] = dict(zip(HARD, (printed - best).round(2).tolist(), strict=True))
     return figures

@@ -19,6 +19,7 @@ import pytest
 import yaml
 from PIL import Image, ImageCms
 
+from colours_support import best_reachable
 from deckforge.profiles import OutputIntent
 from deckforge.render import colour, gamut, press
 
@@ -129,7 +130,7 @@ def reachable():
     """Each colour's least ΔE2000 any mixture within the limit reaches on the profile."""
     converter = colour.converter(OutputIntent(), LIMIT)
     labs = np.array([_srgb_to_lab(COLOURS[name]) for name in sorted(COLOURS)])
-    best = gamut.best_reachable(gamut.ProfileTable(converter.profile), labs, LIMIT / 100)
+    best = best_reachable(gamut.ProfileTable(converter.profile), labs, LIMIT / 100)
     return dict(zip(sorted(COLOURS), best, strict=True))
 
 

@@ -11,10 +11,21 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from colours_support import FOGRA39, HARD, LIMIT, colour_sets, design_colours, rgb, shop_profile
+from colours_support import (
+    FOGRA39,
+    HARD,
+    LIMIT,
+    colour_sets,
+    design_colours,
+    grey_axis,
+    printed_and_best,
+    rgb,
+    shop_profile,
+    summary,
+)
 from deckforge.pipeline import reach
 from deckforge.profiles import OutputIntent, all_profiles
-from deckforge.render import colour, gamut
+from deckforge.render import colour
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +38,7 @@ def measured(converter):
     """For each set of colours: the inks printed, their ΔE2000, the best reachable."""
     sets = colour_sets()
     every = np.concatenate(list(sets.values()))
-    inks, printed, best = gamut.printed_and_best(converter, every, LIMIT)
+    inks, printed, best = printed_and_best(converter, every, LIMIT)
     result, start = {}, 0
     for name, rgbs in sets.items():
         end = start + len(rgbs)
@@ -45,7 +56,7 @@ def test_the_design_colours_are_found():
 @pytest.mark.parametrize("name", ["design", "grid", "grey"])
 def test_colours_print_as_near_as_the_inks_reach(measured, name):
     inks, printed, best = measured[name]
-    figures = gamut.summary(printed - best)
+    figures = summary(printed - best)
     assert figures["p95"] <= 0.5, figures
     assert figures["max"] <= 1.0, figures
     assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
@@ -129,10 +140,10 @@ def shop(tmp_path_factory):
 
 def test_a_shop_profile_is_used_as_it_is_and_measured_the_same_way(shop):
     converter = colour.Converter(shop, LIMIT)
-    rgbs = np.concatenate([rgb(design_colours()), gamut.grey_axis(52)])
-    inks, printed, best = gamut.printed_and_best(converter, rgbs, LIMIT)
+    rgbs = np.concatenate([rgb(design_colours()), grey_axis(52)])
+    inks, printed, best = printed_and_best(converter, rgbs, LIMIT)
     assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
-    figures = gamut.summary(printed - best)
+    figures = summary(printed - best)
     # Its own separation, not the press model's: the two differ.
     ours = colour.converter(OutputIntent(), LIMIT)
     assert any(converter.area(tuple(rgb)) != ours.area(tuple(rgb)) for rgb in rgbs[:8])
