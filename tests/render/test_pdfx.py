@@ -129,7 +129,7 @@ def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
     from deckforge.render import press
 
     shop = tmp_path / "shop.icc"
-    shop.write_bytes(press.make_profile(300))  # stands for the shop's own file
+    shop.write_bytes(press.profile_bytes(300))  # stands for the shop's own file (kept once made)
     shutil.copytree(ROOT / "tests" / "data" / "minimal", tmp_path / "decks" / "minimal")
     out = tmp_path / "out"
     args = ["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]
