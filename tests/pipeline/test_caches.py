@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from deckforge import cache as kept
 from deckforge.cache import encode as encode_entry
 from deckforge.cli import main
 from deckforge.pipeline.record import CACHE_NAME
+from deckforge.profiles import all_profiles
+from deckforge.render import press
 from deckforge.text import fonts
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -55,8 +58,8 @@ def first_builds(tmp_path_factory) -> Callable[[str], tuple[Path, Path, Path]]:
     """A first build of the small edition in a language (English, or Persian, whose lines
     are drawn in the line face), made once a module: its decks, the cache folder of its
     own it filled and its output folder. The cache starts with the shared one's font
-    instances (cutting them all again would take a while); a first build makes the rest
-    (the press profile, the icon drawings), which is most of its time."""
+    instances and press profile (cutting and making them again would take a while); the
+    first build makes the rest."""
     made: dict[str, tuple[Path, Path, Path]] = {}
 
     def first(locale: str) -> tuple[Path, Path, Path]:
@@ -77,6 +80,12 @@ def first_builds(tmp_path_factory) -> Callable[[str], tuple[Path, Path, Path]]:
                 path, _ = fonts._bytes_of(instance)  # cut into the shared folder if missing
                 shutil.copy2(path, cache / path.name)
                 shutil.copy2(path.parent / f"{fonts._name(instance)}.json", cache)
+            limit = all_profiles()["printer"].ink_limit
+            press.profile_bytes(limit)  # made into the shared folder if missing
+            found = kept.load_file(press._name(limit), press._FORMAT, ".icc")
+            assert found is not None
+            shutil.copy2(found[0], cache / found[0].name)
+            shutil.copy2(kept.path_of(press._name(limit)), cache)
             done = _build(decks, root / "one", cache)
             assert done.returncode == 0, done.stderr
             made[locale] = decks, cache, root / "one"
