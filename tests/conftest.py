@@ -29,23 +29,6 @@ GUESS_THE_MESS_COUNTS = {
 }
 
 
-#: The cores of this machine, counted before :func:`builds_render_in_the_test_process`
-#: says there is one.
-CORES = os.cpu_count() or 1
-
-
-@pytest.fixture(scope="session", autouse=True)
-def builds_render_in_the_test_process():
-    """A build a test runs in its own process renders there, as with ``--jobs 1``, unless
-    it asks for more processes: a pool forked for a few small files would warm its fonts
-    and icons again in every worker, and pytest-xdist's workers already use every core.
-    (Python 3.13's PYTHON_CPU_COUNT=1 does the same; builds run as commands are left as
-    they are.)"""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(os, "cpu_count", lambda: 1)
-        yield
-
-
 def _checkout_outputs() -> dict[str, int]:
     """Every file under the checkout's own build/ folder, with its modification time."""
     out = ROOT / "build"
@@ -68,16 +51,15 @@ def checkout_build_untouched():
 def built(tmp_path_factory) -> Path:
     """The output folder of a full build of every shipped edition and profile. Worker
     processes of pytest-xdist (``-n``) share one: the first to need it builds it."""
-    arguments = ["--decks", str(DECKS), "build", "--quiet", "--jobs", str(CORES)]
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         out = tmp_path_factory.mktemp("build")
-        assert main([*arguments, "--out", str(out)]) == 0
+        assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
         return out
     shared = tmp_path_factory.getbasetemp().parent
     out = shared / "build"
     with FileLock(shared / "build.lock"):
         if not (out / "manifest.json").is_file():
-            assert main([*arguments, "--out", str(out)]) == 0
+            assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
     return out
 
 
