@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -60,6 +61,22 @@ def built(tmp_path_factory) -> Path:
         if not (out / "manifest.json").is_file():
             assert main(["--decks", str(DECKS), "build", "--out", str(out), "--quiet"]) == 0
     return out
+
+
+@pytest.fixture(scope="session")
+def preflighted(built, tmp_path_factory) -> dict:
+    """Preflight's report on every file of the shipped build, by the file's path in the
+    manifest. Worker processes share them as they share the build."""
+    from deckforge.preflight import preflight
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return {report.path: report for report in preflight(built)}
+    shared = tmp_path_factory.getbasetemp().parent
+    saved = shared / "preflight.pickle"
+    with FileLock(shared / "preflight.lock"):
+        if not saved.is_file():
+            saved.write_bytes(pickle.dumps(preflight(built)))
+    return {report.path: report for report in pickle.loads(saved.read_bytes())}
 
 
 @pytest.fixture(scope="session")

@@ -52,12 +52,14 @@ def dist(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(dist, tmp_path_factory) -> Path:
-    """The bin folder of a fresh virtual environment with the wheel installed."""
+    """The bin folder of a fresh virtual environment with the wheel installed (by the
+    tests' own pip: a copy of pip of its own would take longer to set up than to use)."""
     env = tmp_path_factory.mktemp("venv")
-    venv.create(env, with_pip=True)
+    venv.create(env, with_pip=False)
     (wheel,) = dist.glob("deckforge-*.whl")
     done = subprocess.run(
-        [env / "bin" / "python", "-m", "pip", "install", "--quiet", wheel],
+        [sys.executable, "-m", "pip", "--python", env / "bin" / "python", "install", "--quiet"]
+        + [wheel],
         capture_output=True,
         text=True,
     )

@@ -35,7 +35,8 @@ def served(tmp_path):
     (root / "serve" / "outside").symlink_to(tmp_path, target_is_directory=True)
     live = Live()
     server = Server(root, "127.0.0.1", 0, live, "serve/index.html")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Its loop looks for the stop every 50 ms, so that stopping it takes no half second.
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield server
     live.close()

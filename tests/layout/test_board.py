@@ -82,7 +82,7 @@ def _marks(gray: np.ndarray, axis: int) -> list[float]:
 
 def _piece(out: Path, entry: dict, index: int) -> tuple[np.ndarray, dict]:
     """A sheet's piece cut at its crop marks, and where its ticks are on it (pixels)."""
-    image = np.asarray(rasterize(out / entry["path"], index, DPI).convert("RGB"), dtype=float)
+    image = np.asarray(rasterize(out / entry["path"], index, DPI).convert("RGB"))
     gray = image.mean(axis=2)
     xs, ys = _marks(gray, 0), _marks(gray, 1)
     left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
@@ -99,7 +99,8 @@ def test_the_pieces_of_the_board_cut_at_their_marks_rebuild_it(game):
     whole_entry = _entry(entries, "printer", "board")
     with pikepdf.open(out / whole_entry["path"]) as document:
         trim = [float(v) for v in document.pages[0].TrimBox]
-    whole = np.asarray(rasterize(out / whole_entry["path"], 0, DPI).convert("RGB"), dtype=float)
+    # Pixels as small signed integers: their differences, sums and means are exact.
+    whole = np.asarray(rasterize(out / whole_entry["path"], 0, DPI).convert("RGB")).astype(np.int16)
     scale = DPI / 72
     height = whole.shape[0]
     whole = whole[
@@ -158,7 +159,8 @@ def _best_shift(canvas, whole, x: int, y: int, shape) -> tuple[int, int]:
             top, left = y + 4 + dy, x + 4 + dx
             if top < 0 or left < 0 or top + h > whole.shape[0] or left + w > whole.shape[1]:
                 continue
-            cost = np.abs(part - whole[top : top + h, left : left + w]).mean()
+            # The summed difference (exact, in integers) orders the shifts as the mean does.
+            cost = int(np.abs(part - whole[top : top + h, left : left + w]).sum(dtype=np.int64))
             if best is None or cost < best:
                 best, found = cost, (dx, dy)
     return found

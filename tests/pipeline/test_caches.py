@@ -11,13 +11,17 @@ import pickle
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from deckforge import cache as kept
 from deckforge.cache import encode as encode_entry
 from deckforge.cli import main
 from deckforge.pipeline.record import CACHE_NAME
+from deckforge.profiles import all_profiles
+from deckforge.render import press
 from deckforge.text import fonts
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -49,22 +53,53 @@ class _Planted:
         return (open, (str(self.marker), "w"))
 
 
-@pytest.fixture()
-def project(tmp_path) -> tuple[Path, Path]:
-    """The small edition, and a cache folder of its own holding the shared one's font
-    instances (cutting them all again would take a while)."""
-    decks = tmp_path / "decks"
-    shutil.copytree(DATA / "minimal", decks / "minimal")
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    # The instances this version reads, with their entries: the shared folder may also
-    # hold ones cut by other versions, which a build never reads.
-    instances = (fonts.instance_of(f, style) for f in fonts.FAMILIES for style in fonts.STYLES)
-    for instance in (i for i in instances if i is not None):
-        path, _ = fonts._bytes_of(instance)  # cut into the shared folder if missing
-        shutil.copy2(path, cache / path.name)
-        shutil.copy2(path.parent / f"{fonts._name(instance)}.json", cache)
-    return decks, cache
+@pytest.fixture(scope="module")
+def first_builds(tmp_path_factory) -> Callable[[str], tuple[Path, Path, Path]]:
+    """A first build of the small edition in a language (English, or Persian, whose lines
+    are drawn in the line face), made once a module: its decks, the cache folder of its
+    own it filled and its output folder. The cache starts with the shared one's font
+    instances and press profile (cutting and making them again would take a while); the
+    first build makes the rest."""
+    made: dict[str, tuple[Path, Path, Path]] = {}
+
+    def first(locale: str) -> tuple[Path, Path, Path]:
+        if locale not in made:
+            root = tmp_path_factory.mktemp(f"first-build-{locale}")
+            decks = root / "decks"
+            shutil.copytree(DATA / "minimal", decks / "minimal")
+            edition = decks / "minimal" / "edition.yaml"
+            edition.write_text(edition.read_text().replace("locale: en", f"locale: {locale}"))
+            cache = root / "cache"
+            cache.mkdir()
+            # The instances this version reads, with their entries: the shared folder may
+            # also hold ones cut by other versions, which a build never reads.
+            instances = (
+                fonts.instance_of(f, style) for f in fonts.FAMILIES for style in fonts.STYLES
+            )
+            for instance in (i for i in instances if i is not None):
+                path, _ = fonts._bytes_of(instance)  # cut into the shared folder if missing
+                shutil.copy2(path, cache / path.name)
+                shutil.copy2(path.parent / f"{fonts._name(instance)}.json", cache)
+            limit = all_profiles()["printer"].ink_limit
+            press.profile_bytes(limit)  # made into the shared folder if missing
+            found = kept.load_file(press._name(limit), press._FORMAT, ".icc")
+            assert found is not None
+            shutil.copy2(found[0], cache / found[0].name)
+            shutil.copy2(kept.path_of(press._name(limit)), cache)
+            done = _build(decks, root / "one", cache)
+            assert done.returncode == 0, done.stderr
+            made[locale] = decks, cache, root / "one"
+        return made[locale]
+
+    return first
+
+
+def _after_first_build(first_builds, tmp_path: Path, locale: str = "en") -> tuple[Path, Path, Path]:
+    """The decks and outputs of the first build in ``locale`` (read, never written), and
+    a copy of the cache it filled in ``tmp_path``, for the test to damage."""
+    decks, cache, one = first_builds(locale)
+    shutil.copytree(cache, tmp_path / "cache")
+    return decks, tmp_path / "cache", one
 
 
 def _build(decks: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
@@ -73,10 +108,8 @@ def _build(decks: Path, out: Path, cache: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
 
 
-def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
-    decks, cache = project
-    first = _build(decks, tmp_path / "one", cache)
-    assert first.returncode == 0, first.stderr
+def test_pickles_planted_in_the_cache_never_run(first_builds, tmp_path):
+    decks, cache, one = _after_first_build(first_builds, tmp_path)
     marker = tmp_path / "ran"
     planted = pickle.dumps(_Planted(marker))
     # Every entry of the cache but the font instances' and every file, of which one font
@@ -94,19 +127,17 @@ def test_pickles_planted_in_the_cache_never_run(project, tmp_path):
     for damaged in (f"{font}: ", f"{_icon_cache(cache)}: ", f"{cache / 'press-fogra39-'}"):
         assert any(line.startswith(damaged) for line in said), again.stderr
     assert "Traceback" not in again.stderr
-    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+    assert _outputs(tmp_path / "two") == _outputs(one)
 
 
-def test_a_truncated_font_instance_is_made_again(project, tmp_path):
-    decks, cache = project
-    first = _build(decks, tmp_path / "one", cache)
-    assert first.returncode == 0, first.stderr
+def test_a_truncated_font_instance_is_made_again(first_builds, tmp_path):
+    decks, cache, one = _after_first_build(first_builds, tmp_path)
     victim = _font_instance(cache)
     victim.write_bytes(victim.read_bytes()[:1000])
     again = _build(decks, tmp_path / "two", cache)
     assert again.returncode == 0, again.stderr
     assert f"{victim}: the cache entry is damaged" in again.stderr
-    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+    assert _outputs(tmp_path / "two") == _outputs(one)
     third = _build(decks, tmp_path / "three", cache)
     assert "damaged" not in third.stderr  # made again whole, and kept
 
@@ -273,14 +304,10 @@ _CACHES = {
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "header kept, body bad"])
 @pytest.mark.parametrize("cached", sorted(_CACHES))
 def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
-    project, tmp_path, cached, damage
+    first_builds, tmp_path, cached, damage
 ):
-    decks, cache = project
-    if cached == "line face":  # right-to-left lines are drawn in it
-        edition = decks / "minimal" / "edition.yaml"
-        edition.write_text(edition.read_text().replace("locale: en", "locale: fa"))
-    first = _build(decks, tmp_path / "one", cache)
-    assert first.returncode == 0, first.stderr
+    locale = "fa" if cached == "line face" else "en"  # right-to-left lines are drawn in it
+    decks, cache, one = _after_first_build(first_builds, tmp_path, locale)
     find, warning, bad_body = _CACHES[cached]
     victim = find(cache)
     raw = victim.read_bytes()
@@ -296,7 +323,7 @@ def test_every_cache_damaged_any_way_is_made_again_and_the_build_succeeds(
     said = [line for line in again.stderr.splitlines() if line.startswith(f"{damaged}: ")]
     assert len(said) == 1 and said[0].startswith(f"{damaged}: {warning}"), again.stderr
     assert "internal error" not in again.stderr
-    assert _outputs(tmp_path / "two") == _outputs(tmp_path / "one")
+    assert _outputs(tmp_path / "two") == _outputs(one)
     third = _build(decks, tmp_path / "three", cache)
     assert third.returncode == 0, third.stderr
     assert str(victim) not in third.stderr  # made again whole, and kept

@@ -113,9 +113,9 @@ def test_x4_rgb_is_srgb_by_its_default_colour_space(built, manifest):
 
 
 @pytest.mark.parametrize("profile", sorted(PDFX))
-def test_deckforge_preflight_passes_every_pdfx_file(built, manifest, profile):
+def test_deckforge_preflight_passes_every_pdfx_file(preflighted, manifest, profile):
     for entry in _files(manifest, profile):
-        report = preflight_file(built / entry["path"], entry)
+        report = preflighted[entry["path"]]
         assert not report.failed, format_table([report])
         for name in ("pdf/x", "output intent", "pdf/x colour", "ink", "marks", "rules"):
             assert report.check(name).status == "ok", (entry["path"], report.check(name))
@@ -129,7 +129,7 @@ def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
     from deckforge.render import press
 
     shop = tmp_path / "shop.icc"
-    shop.write_bytes(press.make_profile(300))  # stands for the shop's own file
+    shop.write_bytes(press.profile_bytes(300))  # stands for the shop's own file (kept once made)
     shutil.copytree(ROOT / "tests" / "data" / "minimal", tmp_path / "decks" / "minimal")
     out = tmp_path / "out"
     args = ["--decks", str(tmp_path / "decks"), "build", "--out", str(out), "--quiet"]

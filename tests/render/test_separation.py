@@ -138,6 +138,7 @@ def shop(tmp_path_factory):
     return OutputIntent.from_file(shop_profile(tmp_path_factory.mktemp("shop"), "l"))
 
 
+@pytest.mark.engines  # Argyll makes the shop's profile from FOGRA's data
 def test_a_shop_profile_is_used_as_it_is_and_measured_the_same_way(shop):
     converter = colour.Converter(shop, LIMIT)
     rgbs = np.concatenate([rgb(design_colours()), grey_axis(52)])

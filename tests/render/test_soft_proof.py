@@ -63,6 +63,7 @@ def _printed(pdf: Path, profile: bytes, size: tuple[int, int]) -> np.ndarray:
     return np.asarray(ImageCms.applyTransform(cmyk, to_srgb), dtype=float)
 
 
+@pytest.mark.engines  # MuPDF draws the reference
 def test_a_proof_shows_the_card_as_the_cmyk_page_prints(project):
     proof = Image.open(project / "example-en" / "png-proof" / "places" / "001-face.png")
     pdf = project / "example-en" / "printer-cmyk" / "places.pdf"
@@ -94,6 +95,7 @@ def test_the_previews_proofs_are_the_exported_proofs(project):
     assert (project / "preview" / "proof.js").is_file()
 
 
+@pytest.mark.engines  # MuPDF draws the reference; Argyll makes a profile from FOGRA's data
 def test_a_proof_through_a_shops_profile_shows_the_page_made_for_it(project, tmp_path):
     # The shop's profile, made by Argyll from FOGRA's data; the cards built for it.
     assert shutil.which("colprof"), "Argyll is missing: install Debian's argyll"

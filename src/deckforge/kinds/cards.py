@@ -320,6 +320,8 @@ class Cards(DeckKind):
         data = read.data
         if data is None:
             return []  # the data could not be read: its problems say why
+        if sum(row.copies for row in read.rows) > tabular.MAX_CARDS:
+            return []  # too many to print: refused by the rules, never laid out
         named = source.data.get("card_name")
         cards: list[DataCard] = []
         for number, row in enumerate(read.rows, start=1):

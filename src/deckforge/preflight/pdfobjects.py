@@ -166,6 +166,17 @@ class Name(str):
 
 def _plain(obj: Any) -> Any:
     """A content-stream operand as plain Python: numbers, Name, bytes, lists."""
+    # Most operands are numbers, told by their exact type: asking pikepdf's classes
+    # whether an object is one of theirs costs many times more.
+    kind = type(obj)
+    if kind is int or kind is float:
+        return obj
+    if kind is Decimal:
+        return float(obj)
+    return _plain_object(obj)
+
+
+def _plain_object(obj: Any) -> Any:
     import pikepdf
 
     if isinstance(obj, bool | int | float):
