@@ -58,6 +58,7 @@ def _fills(text: str) -> set[tuple[float, ...]]:
     }
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_printer_cmyk_writes_the_inks_unchanged_and_stays_pdf_x1a(features):
     out, entries = features
     cmyk = next(e for e in entries if e["profile"] == "printer-cmyk")
@@ -76,6 +77,7 @@ def test_printer_cmyk_writes_the_inks_unchanged_and_stays_pdf_x1a(features):
     assert main(["preflight", "--out", str(out)]) == 0
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_an_rgb_file_draws_the_inks_as_the_press_prints_them(features):
     out, entries = features
     rgb = next(e for e in entries if e["profile"] == "printer")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from deckforge.kinds import Rows
 from deckforge.model import Art
 from deckforge.model import Text as SourceText
@@ -171,6 +173,7 @@ elements:
 """
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_a_field_drawn_as_an_icon_and_as_text_prints_as_written_in_the_text(tmp_path):
     lib = library(tmp_path, t=SUITED)
     data = _rows(_csv(tmp_path, "rank,suit\n2,♠\n"))

@@ -258,6 +258,7 @@ def test_values_an_expression_cannot_use_are_its_own_errors(source, message):
     assert caught.value.message == message
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_the_references_playing_card_example_draws_what_it_says(tmp_path):
     folder = edition(tmp_path, p=template_examples._PLAYING)
     shutil.copy(FONT, folder / "templates" / "DejaVuSans.ttf")

@@ -27,6 +27,7 @@ def no_symbol_face(monkeypatch):
     _forget_faces()
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_suits_and_game_symbols_are_drawn_in_the_symbol_face():
     style = fit.TextStyle(size=12, min_size=6)
     for weight in (fonts.REGULAR, fonts.BOLD):
@@ -42,6 +43,7 @@ def test_suits_and_game_symbols_are_drawn_in_the_symbol_face():
     assert lines.face_for("😀", fonts.REGULAR) is None
 
 
+@pytest.mark.engines  # draws card suits: needs Debian's DejaVu Sans
 def test_a_character_no_font_draws_names_its_icon():
     with pytest.raises(fit.FitError) as caught:
         fit.fit("Wear 🧦", 200, 40, fit.TextStyle(size=12, min_size=6), "en")
