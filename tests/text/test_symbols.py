@@ -60,3 +60,11 @@ def test_without_the_symbol_face_a_suit_says_what_to_install(no_symbol_face):
         "':black_spade_suit:'; card suits and game symbols are drawn in DejaVu Sans, not "
         "installed here (install Debian's fonts-dejavu-core)"
     )
+
+
+def test_without_the_symbol_face_a_character_it_would_not_draw_says_nothing_of_it(
+    no_symbol_face,
+):
+    with pytest.raises(fit.FitError) as caught:
+        fit.fit("A漢", 200, 40, fit.TextStyle(size=12, min_size=6), "en")
+    assert str(caught.value) == "no font can draw the character '漢' (U+6F22)"

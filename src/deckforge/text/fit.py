@@ -112,12 +112,14 @@ def _neutral(ch: str) -> bool:
 
 def undrawable(ch: str) -> FitError:
     """The error of a character no font draws: where OpenMoji has its icon, the name
-    that draws it; where the symbol face is not installed, what to install."""
+    that draws it; for a symbol the symbol face would draw, where it is not installed,
+    what to install."""
     message = f"no font can draw the character {ch!r} (U+{ord(ch):04X})"
     name = icons.name_of(ch)
     if name is not None:
         message += f"; its icon is drawn by ':{name}:'"
-    if fonts.symbol_face(fonts.REGULAR) is None:
+    symbol = any(a <= ord(ch) <= b for a, b in fonts.SYMBOL_BLOCKS)
+    if symbol and fonts.symbol_face(fonts.REGULAR) is None:
         message += (
             f"; card suits and game symbols are drawn in DejaVu Sans, not installed here "
             f"(install Debian's {fonts.SYMBOL_PACKAGE})"
