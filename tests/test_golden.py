@@ -75,6 +75,7 @@ def paint_built(tmp_path_factory) -> tuple[Path, list[dict]]:
     return build_paint(tmp_path_factory.mktemp("paint"))
 
 
+@pytest.mark.engines  # the features edition draws card suits: Debian's DejaVu Sans
 def test_every_golden_belongs_to_a_built_page(
     manifest, new_game_built, features_built, paint_built
 ):
@@ -97,6 +98,7 @@ def test_the_cards_of_a_new_game_match_their_goldens(new_game_built):
     _match(*new_game_built, NEW_GAME)
 
 
+@pytest.mark.engines  # the features edition draws card suits: Debian's DejaVu Sans
 def test_the_template_features_match_their_goldens(features_built):
     """A white OpenMoji sword on a black card, a rich black given as inks, the project's
     SVG and an OpenMoji suit tinted, suits and symbols in the symbol face."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
 from pypdf import PdfReader
 
 from deckforge.drawing.ops import Face
@@ -90,12 +91,14 @@ def _pdf(tmp_path, source: str, locale: str = "en"):
     return image, fonts, words
 
 
+@pytest.mark.engines  # reads the words back with poppler's pdftotext
 def test_the_span_font_is_embedded_and_its_words_copy_in_order(tmp_path):
     _, fonts, words = _pdf(tmp_path, 'The [font="Noto Serif"]serif **word**[/] here')
     assert {_embedded(_serif()), _embedded(_serif(bold=True))} <= fonts, fonts
     assert words == ["The", "serif", "word", "here"]
 
 
+@pytest.mark.engines  # reads the words back with poppler's pdftotext
 def test_a_latin_word_in_a_persian_line_is_set_in_the_span_font(tmp_path):
     source = 'واژهٔ [font="Noto Serif"]Serif[/] در متن'
     lib = library(tmp_path, t=HEAD + STYLES + _element("{t}"))
