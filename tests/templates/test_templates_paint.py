@@ -360,6 +360,29 @@ def test_translucent_flat_colours_are_mixed_into_the_exact_inks_of_the_mixed_col
     assert "W* n" in content  # the outline's ring, as a clip
 
 
+def test_an_opaque_hard_shadow_over_a_gradient_is_drawn_flat_in_pdfx_1a(tmp_path):
+    # Opaque over a gradient hides it as any opaque shape does: nothing to mix.
+    decks = _project(
+        tmp_path,
+        "  - {name: sky, type: rect, bleed: true, gradient: {angle: 90, stops: "
+        "[{offset: 0, colour: '#F2C14E'}, {offset: 1, colour: '#3A7CA5'}]}}\n"
+        "  - {name: plate, type: rect, x: 20%, y: 20%, w: 60%, h: 40%, fill: paper, "
+        "shadow: {x: 0pt, y: -2pt, blur: 0pt, opacity: 1, colour: '#6B2A7A'}}\n",
+    )
+    out = tmp_path / "out"
+    args = ["--decks", str(decks), "build", "--out", str(out), "--quiet", "--edition", "paint"]
+    assert main([*args, "--profile", "printer-cmyk"]) == 0
+    converter = colour.converter(OutputIntent(), 240.0, (0.6, 0.4, 0.4, 1.0))
+    shadow = fp_str(*converter.inks(hex_colour("#6B2A7A"), True)) + " k"
+    path = out / "paint" / "printer-cmyk" / "fan.pdf"
+    with pikepdf.open(path) as pdf:
+        content = b"".join(s.read_bytes() for s in _contents(pdf)).decode("latin-1")
+    assert shadow in content
+    entry = _entry(out, "paint/printer-cmyk/fan.pdf")
+    report = preflight_file(path, entry)
+    assert not report.failed, report
+
+
 @pytest.mark.parametrize(
     ("element", "what"),
     [

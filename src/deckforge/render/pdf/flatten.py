@@ -99,12 +99,15 @@ class _Flattener:
                 self.walk(op.ops, mul(op.matrix, matrix))
             elif isinstance(op, Use):
                 self.walk(op.face.ops, matrix)
-            elif isinstance(op, Layer):
-                self.layer(op, matrix)
-            elif isinstance(op, Shadow):
-                if op.blur > 0:
-                    refuse(op, "has a blurred shadow")
-                self.layer(effects.silhouette(self.painter, op), matrix)
+            elif isinstance(op, Layer | Shadow):
+                if isinstance(op, Shadow):
+                    if op.blur > 0:
+                        refuse(op, "has a blurred shadow")
+                    op = effects.silhouette(self.painter, op)
+                if op.opacity >= 1:  # an opaque layer (a hard shadow) is drawn as it is
+                    self.walk(op.ops, matrix)
+                else:
+                    self.layer(op, matrix)
             else:
                 self.draw(op, matrix)
                 self.note(op, matrix)
