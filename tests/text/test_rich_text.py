@@ -34,6 +34,11 @@ def test_a_span_sets_its_words_size_colour_and_emphasis():
         ("a [size=14pt]b", "the span at character 3 is never closed by '[/]'"),
         ("a[/]", "'[/]' at character 2 closes no span"),
         (
+            "[siz=12pt]Nothing[/]",
+            "'[/]' at character 18 closes no span: '[siz=' at character 1 opens none, as a "
+            "span sets size, colour, weight, style, font; did you mean 'size'?",
+        ),
+        (
             "[size=900pt]a[/]",
             "size=900pt in the span at character 1: give a size from 0.5pt to 500pt",
         ),

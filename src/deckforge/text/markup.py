@@ -225,7 +225,8 @@ class _Parser:
         text = self.text
         if text.startswith("[/]", at):
             if not self.open_spans:
-                raise MarkupError(f"'[/]' at character {at + 1} closes no span", at)
+                message = f"'[/]' at character {at + 1} closes no span"
+                raise MarkupError(message + _unknown_opener(text[:at]), at)
             self.open_spans.pop()
             return at + 3
         found = _SPAN.match(text, at)
@@ -383,6 +384,26 @@ def _read_span(settings: str, outer: Span, at: int) -> Span:
             at,
         )
     return Span(size=size, colour=colour, sets=sets, clears=clears, font=font, at=at)
+
+
+#: Something written as a span would be, ``[key=``: one that opens no span may be why a
+#: ``[/]`` closes none.
+_OPENER = re.compile(r"\[([A-Za-z_]+)=")
+
+
+def _unknown_opener(before: str) -> str:
+    """What to add to the error of a ``[/]`` that closes no span when an earlier
+    ``[key=…]`` opened none because its key is not one a span sets."""
+    for found in _OPENER.finditer(before):
+        key = found.group(1)
+        if key in SPAN_KEYS or key == "color":
+            continue
+        guess = close_matches(key, list(SPAN_KEYS))
+        hint = f"; did you mean '{guess[0]}'?" if guess else ""
+        keys = ", ".join(SPAN_KEYS)
+        where = f"'[{key}=' at character {found.start() + 1}"
+        return f": {where} opens none, as a span sets {keys}{hint}"
+    return ""
 
 
 def fitted(
