@@ -75,6 +75,23 @@ def test_the_build_lists_only_the_files_it_rendered(tmp_path, capsys):
     assert re.search(r"built 1 file \(\d+ pages\), 4 unchanged in ", out), out
 
 
+def test_a_build_that_fails_lists_no_file_as_rendered(tmp_path, capsys):
+    # The starter's other parts are rendered into the staging folder before the trivia
+    # deck's bad colour stops the build; nothing is published, so none is listed.
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    assert main(["--decks", str(decks), "new", "game", "quiz"]) == 0
+    cards = decks / "quiz" / "cards.csv"
+    cards.write_text(cards.read_text().replace("1969,history", "1969,histry"))
+    args = ["--decks", str(decks), "build", "--out", str(tmp_path / "build")]
+    capsys.readouterr()
+    assert main([*args, "--profile", "pnp-a4", "--jobs", "1"]) == 1
+    captured = capsys.readouterr()
+    assert "'histry' is not a colour" in captured.err
+    assert "rendered" not in captured.out, captured.out
+    assert not (tmp_path / "build" / "quiz").exists()
+
+
 def test_changed_art_with_the_same_name_is_drawn_again(tmp_path):
     root = _project(tmp_path)
     folder = root / "decks" / "minimal"

@@ -1,4 +1,5 @@
-"""A build's progress as it renders: a bar on a terminal, a line per file otherwise."""
+"""A build's progress as it renders: a bar on a terminal; otherwise a line per file
+written, once the build is published (a build that fails writes none of them)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ class Progress:
         self.out, self.quiet, self.done = out, quiet, 0
         self.total = 0
         self.bar = sys.stderr.isatty() and not quiet
+        #: The files rendered, said once they are in place (:meth:`published`).
+        self.rendered: list[str] = []
 
     def start(self, total: int) -> None:
         """The build is about to render ``total`` files."""
@@ -32,7 +35,13 @@ class Progress:
             )
             sys.stderr.flush()
         elif written:
+            self.rendered.append(path)
+
+    def published(self) -> None:
+        """The build is in place: say which files it rendered."""
+        for path in self.rendered:
             print(f"  rendered {self.out / path}")
+        self.rendered = []
 
     def close(self) -> None:
         """End the bar's line."""

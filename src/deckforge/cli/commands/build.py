@@ -127,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
+    progress.published()
     report(done.warnings, project.root)
     if not args.quiet:
         pages = sum(e.pages for e in done.written)
