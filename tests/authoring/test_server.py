@@ -171,6 +171,26 @@ def test_serve_shows_a_source_error_escaped_and_stops_cleanly_on_ctrl_c(project)
     assert "stopped serving" in errors
 
 
+def test_serve_stops_on_ctrl_c_when_started_with_interrupts_ignored(project):
+    # As a shell without job control starts a command in the background: the interrupt
+    # is ignored in it and in what it starts, and Python then raises no KeyboardInterrupt.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deckforge", "--decks", str(project / "decks"), "serve"]
+        + ["--port", "0", "--out", str(project / "build"), "--edition", "guess-the-mess-en"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    try:
+        line_with(process, "serving http://127.0.0.1:")
+        line_with(process, "built in")
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, errors = process.communicate(timeout=30)
+    assert "stopped serving" in errors, errors
+
+
 def test_serve_refuses_a_port_in_use(project):
     with Server(project, "127.0.0.1", 0, Live(), "") as taken:
         port = taken.server_address[1]

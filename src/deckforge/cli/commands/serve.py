@@ -38,9 +38,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from deckforge.authoring.serve import Timing, serve
+    from deckforge.cli.commands.watch import interruptible
     from deckforge.cli.show import report, show
     from deckforge.sources.load import Project
 
+    interruptible()
     project = Project(args.decks)
 
     def ready(url: str) -> None:

@@ -19,8 +19,20 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("build"), help="output folder")
 
 
+def interruptible() -> None:
+    """Let Ctrl-C (SIGINT) stop a command that runs until interrupted, even where it was
+    started with interrupts ignored, as a shell without job control starts commands in
+    the background and their children inherit: Python then never raises
+    KeyboardInterrupt, and nothing would stop it but a kill."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def run(args: argparse.Namespace) -> int:
     """Build, then rebuild on every change until interrupted."""
+    interruptible()
     from deckforge.authoring.watch import Round, watch
     from deckforge.sources.load import Project
 
