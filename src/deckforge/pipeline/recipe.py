@@ -178,10 +178,8 @@ def build(
         with _frozen(), fsutil.locked(out_dir) as staging:
             workers = min(jobs or os.cpu_count() or 1, len(tasks))
             first_time.warm(workers, editions, profiles, started)
-            try:
+            with icon_cache.shared(workers):
                 made = run_tasks(tasks, staging, make, shop, progress, jobs, accept)
-            finally:
-                icon_cache.save()  # the icons this process made, for the next build
             done = [m for m in made if m.entry is not None]
             report.written = [m.entry for m in done if m.entry is not None and m.written]
             report.unchanged = [m.entry for m in done if m.entry is not None and not m.written]

@@ -3,14 +3,12 @@
 Each icon a deck draws is turned from its OpenMoji SVG into PDF operators once, and kept:
 
 * in this process, for every file it renders (:data:`ICON_CODE`);
+* from a build's worker processes: what each of them made is left in a folder the
+  parent reads when they are done (:func:`shared`);
 * across builds, in one entry of the cache (:mod:`deckforge.cache`), written at the end
   of a build that made new icons (:func:`save`) and read once: before the workers start
   if the cards show icons (:func:`load`), otherwise when the first icon is wanted, so
   that a build that draws no icon never reads it (:func:`begin`).
-
-The icons a build's worker processes make as they draw (the few in running text; the
-cards' icons are made ahead, in this process's pool) are not kept: each takes a
-millisecond or two to make again.
 
 Reading the entry runs nothing: each operator is checked to hold only numbers and the
 path, colour and state operators an icon is drawn with (nothing naming a font, image or
@@ -20,13 +18,19 @@ again, with a warning, and the entry replaced.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import re
-from collections.abc import Iterable, Sequence
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from deckforge import cache as kept
+from deckforge.fsutil import write_atomic
 from deckforge.versions import version
 
 #: An icon's key: its hexcode, and what its colours depend on (None for RGB).
@@ -51,6 +55,8 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)\Z")
 
 #: Whether this process has icons the cache may not have.
 _unsaved = False
+#: The folder where a build's workers leave what they made.
+_stage: Path | None = None
 #: Whether this process has read the cache (:func:`load`) since :func:`begin`.
 _loaded = False
 #: The entry :func:`load` read last: its file's identity (device, inode, time, size) and
@@ -67,6 +73,9 @@ def remember(key: Key, drawing: Drawing | None) -> None:
         return
     ICON_CODE[key] = drawing
     _unsaved = True
+    if _stage is not None:
+        entry = [key[0], key[1], *drawing[:2], list(drawing[2])]
+        write_atomic(_stage / f"{_name(key)}.json", json.dumps(entry))
 
 
 def begin() -> None:
@@ -99,6 +108,46 @@ def fetch(key: Key) -> Drawing | None:
     if key not in ICON_CODE and not _loaded:
         load()
     return ICON_CODE.get(key)
+
+
+def _name(key: Key) -> str:
+    return hashlib.sha256(f"{key[0]}|{key[1]}".encode()).hexdigest()[:32]
+
+
+@contextlib.contextmanager
+def shared(jobs: int) -> Iterator[None]:
+    """While a build's workers (``jobs`` processes) render: what they make is kept in
+    this process and saved once at the end. Enter before the workers start."""
+    global _stage
+    if jobs <= 1:
+        try:
+            yield
+        finally:
+            save()
+        return
+    _stage = Path(tempfile.mkdtemp(prefix="deckforge-icons-"))
+    try:
+        yield
+    finally:
+        stage, _stage = _stage, None
+        try:
+            _collect(stage)
+            save()
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+def _collect(stage: Path) -> None:
+    """The icons the workers made, into this process's table."""
+    global _unsaved
+    for result in stage.glob("*.json"):
+        try:
+            entry = _entry(json.loads(result.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+        if entry is not None and entry[0] not in ICON_CODE:
+            ICON_CODE[entry[0]] = entry[1]
+            _unsaved = True
 
 
 @cache
