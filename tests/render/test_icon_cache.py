@@ -83,6 +83,14 @@ def test_a_build_from_an_empty_cache_draws_what_one_from_the_filled_cache_draws(
     assert alone == cold == warm
 
 
+def test_the_icons_a_builds_workers_draw_are_kept_too(cache, project, tmp_path):
+    # The rulebook's :die: and :star: are drawn in running text by the workers,
+    # not ahead with the cards' icons: they are handed back and kept as well.
+    _build(project, tmp_path / "cold", "2")
+    drawn = {code for code, _ in _drawings(icon_cache.cache_path().read_bytes())}
+    assert {"1F3B2", "2B50"} <= drawn
+
+
 def _with_operator(data: bytes, operator: str) -> bytes:
     """The cache entry with an operator added to its first icon, under a checksum that
     fits: only the check of what the operators are can find it."""
