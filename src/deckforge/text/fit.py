@@ -118,8 +118,7 @@ def undrawable(ch: str) -> FitError:
     name = icons.name_of(ch)
     if name is not None:
         message += f"; its icon is drawn by ':{name}:'"
-    symbol = any(a <= ord(ch) <= b for a, b in fonts.SYMBOL_BLOCKS)
-    if symbol and fonts.symbol_face(fonts.REGULAR) is None:
+    if fonts.is_symbol(ord(ch)) and fonts.symbol_face(fonts.REGULAR) is None:
         message += (
             f"; card suits and game symbols are drawn in DejaVu Sans, not installed here "
             f"(install Debian's {fonts.SYMBOL_PACKAGE})"

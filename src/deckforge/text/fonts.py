@@ -358,6 +358,11 @@ SYMBOL_PACKAGE = "fonts-dejavu-core"
 SYMBOL_BLOCKS = ((0x2190, 0x21FF), (0x2300, 0x23FF), (0x25A0, 0x27BF), (0x2B00, 0x2BFF))
 
 
+def is_symbol(code: int) -> bool:
+    """Whether a code point is in :data:`SYMBOL_BLOCKS`, which the symbol face draws."""
+    return any(a <= code <= b for a, b in SYMBOL_BLOCKS)
+
+
 @cache
 def symbol_face(style: str) -> FontFace | None:
     """The symbol fallback face of a style's weight (:data:`SYMBOL_FILES`, italics
@@ -367,7 +372,7 @@ def symbol_face(style: str) -> FontFace | None:
     if not path.is_file():
         return None
     face = _FILE_FACES[register_file(path)][0]
-    drawn = frozenset(c for c in face.coverage if any(a <= c <= b for a, b in SYMBOL_BLOCKS))
+    drawn = frozenset(c for c in face.coverage if is_symbol(c))
     return FontFace(face.name, face.path, drawn)
 
 
