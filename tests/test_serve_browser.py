@@ -99,6 +99,7 @@ def test_a_saved_place_name_and_a_yaml_error_show_on_the_open_page(project, tmp_
         browser.until("window.deckforgeLive && window.deckforgeLive.updates >= 1")
         browser.evaluate("window.loadedOnce = 'still the same page'; window.scrollTo(0, 120)")
         scrolled = browser.evaluate("window.scrollY")
+        browser.until(f"({FIRST}).loaded")  # the page is told before its pictures arrive
         before = browser.evaluate(FIRST)
         assert before["loaded"] and before["alt"] == "Kitchen"
         old = _picture(browser, before)
