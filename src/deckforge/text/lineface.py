@@ -35,13 +35,13 @@ import hashlib
 import io
 import unicodedata
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 
 from deckforge import cache as kept
 from deckforge.text import fonts, shaping
+from deckforge.versions import version
 
 #: Bump when the way the face is made changes, or how it is kept, so cached files are
 #: remade (4: kept with a checksum beside it; 5: with the variants HarfBuzz draws).
