@@ -38,6 +38,9 @@ MAX_BYTES = 256 * 1024 * 1024
 
 T = TypeVar("T")
 
+#: Why an entry whose data is not what its caller wrote is not used.
+NOT_KEPT = "it does not hold what deckforge keeps there"
+
 
 class Damaged(ValueError):
     """Bytes that are not an entry deckforge wrote, and why."""
@@ -117,7 +120,7 @@ def load(
             found = check(data) if current else None
             if found is not None or not current:
                 return found
-            problem = "it does not hold what deckforge keeps there"
+            problem = NOT_KEPT
     if warn:
         damaged(path, problem)
     return None

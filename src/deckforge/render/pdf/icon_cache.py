@@ -12,8 +12,9 @@ Each icon a deck draws is turned from its OpenMoji SVG into PDF operators once, 
 
 Reading the entry runs nothing: each operator is checked to hold only numbers and the
 path, colour and state operators an icon is drawn with (nothing naming a font, image or
-other resource of a file). An entry that fails any check is not used: the icons are made
-again, with a warning, and the entry replaced.
+other resource of a file), the first time the icon is wanted, as a build draws a few of
+the icons kept. An entry that fails any check is not used: the icons are made again,
+with a warning, and the entry replaced.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ Drawing = tuple[float, float, tuple[str, ...]]
 
 #: Each icon's drawing operators by key.
 ICON_CODE: dict[Key, Drawing] = {}
+#: Drawings read from the cache whose operators are not checked yet (see :func:`fetch`).
+_UNCHECKED: dict[Key, Drawing] = {}
 
 #: The cache entry of the drawings.
 NAME = "icon-drawings"
@@ -59,6 +62,8 @@ _unsaved = False
 _stage: Path | None = None
 #: Whether this process has read the cache (:func:`load`) since :func:`begin`.
 _loaded = False
+#: Whether this process has said the entry is damaged.
+_said = False
 #: The entry :func:`load` read last: its file's identity (device, inode, time, size) and
 #: its drawings.
 _read: tuple | None = None
@@ -81,17 +86,14 @@ def remember(key: Key, drawing: Drawing | None) -> None:
 def begin() -> None:
     """A build starts: the cache is read again, when an icon is first wanted (or by
     :func:`load`)."""
-    global _loaded
-    _loaded = False
+    global _loaded, _said
+    _loaded = _said = False
 
 
 def missing(codes: Iterable[str], colour: str | None = None) -> list[str]:
     """The icons among ``codes`` that this process has no drawing of, in RGB or (given
     its converter's key) in CMYK."""
-    codes = set(codes)
-    if codes and not _loaded:
-        load()
-    return sorted(code for code in codes if (code, colour) not in ICON_CODE)
+    return sorted(code for code in set(codes) if fetch((code, colour)) is None)
 
 
 def keep(made: Iterable[tuple[str, Drawing | None]], colour: str | None = None) -> None:
@@ -104,10 +106,24 @@ def keep(made: Iterable[tuple[str, Drawing | None]], colour: str | None = None) 
 
 def fetch(key: Key) -> Drawing | None:
     """An icon's drawing if this process has it; None when it is to make it (and then
-    :func:`remember` it)."""
-    if key not in ICON_CODE and not _loaded:
+    :func:`remember` it). One read from the cache is checked first: one that draws
+    anything but a drawing means the entry is damaged, and none of it is used."""
+    global _unsaved, _read, _said
+    if key in ICON_CODE:
+        return ICON_CODE[key]
+    if not _loaded:
         load()
-    return ICON_CODE.get(key)
+    drawing = _UNCHECKED.pop(key, None)
+    if drawing is None:
+        return ICON_CODE.get(key)
+    if only_drawing(drawing[2]):
+        ICON_CODE[key] = drawing
+        return drawing
+    kept.damaged(cache_path(), kept.NOT_KEPT)
+    _UNCHECKED.clear()
+    _read = None
+    _unsaved = _said = True  # replaced at the build's end, without a second warning
+    return None
 
 
 def _name(key: Key) -> str:
@@ -174,14 +190,24 @@ def encode(drawings: dict[Key, Drawing]) -> list[list]:
 
 def decode(data: Any) -> dict[Key, Drawing] | None:
     """The drawings of a cache entry's data; None if one of them is not a drawing."""
+    drawings = _shapes(data)
+    if drawings is None or not all(only_drawing(ops) for _, _, ops in drawings.values()):
+        return None
+    return drawings
+
+
+def _shapes(data: Any) -> dict[Key, Drawing] | None:
+    """The drawings of a cache entry's data, their operators not checked yet; None if
+    one of them is not the shape of a drawing."""
     if not isinstance(data, list):
         return None
-    entries = [_entry(item) for item in data]
+    entries = [_entry(item, checked=False) for item in data]
     return None if None in entries else dict(entries)  # type: ignore[arg-type]
 
 
-def _entry(item: object) -> tuple[Key, Drawing] | None:
-    """A stored icon, checked to be what the painter takes: names, sizes and operators."""
+def _entry(item: object, checked: bool = True) -> tuple[Key, Drawing] | None:
+    """A stored icon, checked to be what the painter takes: names, sizes and (unless not
+    ``checked`` here) operators."""
     if not (isinstance(item, list) and len(item) == 5):
         return None
     code, colour, width, height, ops = item
@@ -193,7 +219,7 @@ def _entry(item: object) -> tuple[Key, Drawing] | None:
         return None
     if not (isinstance(ops, list) and all(isinstance(op, str) for op in ops)):
         return None
-    if not only_drawing(ops):
+    if checked and not only_drawing(ops):
         return None
     return (code, colour), (float(width), float(height), tuple(ops))
 
@@ -209,7 +235,7 @@ def load() -> None:
     build's workers start, so that they share them). A damaged entry is not used; the
     entry this process read last, found unchanged (a live preview builds again and
     again), is not decoded again."""
-    global _unsaved, _loaded, _read
+    global _unsaved, _loaded, _read, _said
     _loaded = True
     path = kept.path_of(NAME)
     try:
@@ -220,13 +246,14 @@ def load() -> None:
     if seen is not None and _read is not None and seen == _read[0]:
         drawings: dict | None = _read[1]
     else:
-        drawings = kept.load(NAME, entry_version(), decode)
+        drawings = kept.load(NAME, entry_version(), _shapes)
         _read = (seen, drawings) if seen is not None and drawings is not None else None
+    _UNCHECKED.clear()
     if drawings is None:
-        _unsaved = _unsaved or kept.path_of(NAME).exists()  # replaced at the build's end
+        there = path.exists()  # damaged (and said so) or of another version
+        _unsaved, _said = _unsaved or there, there  # replaced at the build's end
         return
-    for key, drawing in drawings.items():
-        ICON_CODE.setdefault(key, drawing)
+    _UNCHECKED.update((k, d) for k, d in drawings.items() if k not in ICON_CODE)
 
 
 def save() -> None:
@@ -236,6 +263,6 @@ def save() -> None:
     if not _unsaved:
         return
     with kept.updating(NAME):
-        merged = {**(kept.load(NAME, entry_version(), decode, warn=False) or {}), **ICON_CODE}
+        merged = {**(kept.load(NAME, entry_version(), decode, warn=not _said) or {}), **ICON_CODE}
         kept.store(NAME, entry_version(), encode(merged))
     _unsaved = False
