@@ -393,15 +393,20 @@ class Interpreter:
         if int(obj.get("/PatternType", 0)) == 2:
             self._shading(rd.resolve(obj.get("/Shading")) or {}, resources, drawn)
         elif key not in self.active:
-            self.active.add(key)
-            try:
-                own = rd.resolve(obj.get("/Resources"))
-                owner = self._stream(obj)
-                drawn = self.run(owner, own if isinstance(own, dict) else resources, form=True)
-            finally:
-                self.active.discard(key)
+            drawn = self._contents(obj, key, resources)
         self.patterns[key] = drawn
         return drawn
+
+    def _contents(self, obj: Any, key: Any, resources: dict) -> Drawn:
+        """What the content stream of a form or a tiling pattern draws, with its own
+        resources (old files let it use those of the page it is drawn on)."""
+        self.active.add(key)
+        try:
+            own = rd.resolve(obj.get("/Resources"))
+            owner = self._stream(obj)
+            return self.run(owner, own if isinstance(own, dict) else resources, form=True)
+        finally:
+            self.active.discard(key)
 
     def _shading_op(self, run: _Run, op: bytes, operands: list) -> None:
         shadings = rd.resolve(run.resources.get("/Shading")) or {}
@@ -441,15 +446,8 @@ class Interpreter:
             return cached
         if key in self.active:
             return None  # a form drawing itself: once is enough
-        self.active.add(key)
-        try:
-            own = rd.resolve(obj.get("/Resources"))
-            # Old files let a form use its page's resources.
-            owner = self._stream(obj)
-            drawn = self.run(owner, own if isinstance(own, dict) else resources, form=True)
-            self._group(obj, drawn)
-        finally:
-            self.active.discard(key)
+        drawn = self._contents(obj, key, resources)
+        self._group(obj, drawn)
         self.forms[key] = drawn
         return drawn
 
