@@ -11,13 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from deckforge.authoring.game import new_game, questions
+from deckforge.authoring.game import new_game, questions_csv
 from deckforge.cli import main
 from deckforge.drawing.ops import Rect, Text, Transform
 from deckforge.layout import cards as card_layout
 from deckforge.pipeline.recipe import gather
 from deckforge.sources.load import Project, select_editions
 from templates_support import flat
+
+
+def questions() -> list[list[str]]:
+    """The starter's trivia cards: (id, question, answer, category) for each row."""
+    return list(csv.reader(questions_csv().splitlines()))[1:]
+
 
 CATEGORIES = ("science", "history", "geography", "arts", "sports", "nature")
 

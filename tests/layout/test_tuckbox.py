@@ -13,7 +13,7 @@ import numpy as np
 import pikepdf
 import pytest
 
-from deckforge.authoring.game import new_game, questions
+from deckforge.authoring.game import new_game
 from deckforge.cli import main
 from deckforge.kinds.tuckbox import Tuckbox
 from deckforge.layout.components.tuckbox import FOLD_DASH, die_line, inner_size
@@ -30,7 +30,7 @@ def _game(root: Path, cards: int) -> Path:
     (root / "decks").mkdir(parents=True)
     (root / "schemas").mkdir()
     folder = new_game(Project(root / "decks"), "quiz")
-    rows = questions()
+    rows = list(csv.reader((folder / "cards.csv").read_text(encoding="utf-8").splitlines()))[1:]
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["id", "question", "answer", "category"])

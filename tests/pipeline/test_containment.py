@@ -127,11 +127,11 @@ def _installed() -> list[str]:
     fonts, icons, colour profiles), and the cache of fonts and icons."""
     import sysconfig
 
-    from deckforge.text import fonts
+    from deckforge import cache as kept
 
     places = {sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]}
     places.add(str(Path(__file__).resolve().parents[2] / "src"))
-    places.add(str(fonts.cache_dir()))
+    places.add(str(kept.folder()))
     return [os.path.realpath(p) for p in places]
 
 

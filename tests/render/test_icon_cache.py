@@ -31,7 +31,7 @@ def cache(tmp_path, monkeypatch) -> Path:
             fonts.face(family, weight)  # made in the usual cache if it lacks them
     folder = tmp_path / "cache"
     folder.mkdir()
-    for kept_font in [*fonts.cache_dir().glob("font-*.json"), *fonts.cache_dir().glob("*.ttf")]:
+    for kept_font in [*kept.folder().glob("font-*.json"), *kept.folder().glob("*.ttf")]:
         shutil.copy2(kept_font, folder / kept_font.name)
     monkeypatch.setenv("DECKFORGE_CACHE", str(folder))
     monkeypatch.setattr(icon_cache, "ICON_CODE", {})

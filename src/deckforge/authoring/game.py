@@ -13,7 +13,6 @@ the package's schemas there and at the project's in the game.
 
 from __future__ import annotations
 
-import csv
 import os
 import re
 from pathlib import Path
@@ -36,12 +35,6 @@ def title_of(name: str) -> str:
 def questions_csv() -> str:
     """The trivia cards' data (id, question, answer, category) as CSV text."""
     return (STARTER / "cards.csv").read_text(encoding="utf-8")
-
-
-def questions() -> list[tuple[str, ...]]:
-    """The trivia cards: (id, question, answer, category) for each row of ``cards.csv``."""
-    rows = list(csv.reader(questions_csv().splitlines()))
-    return [tuple(row) for row in rows[1:]]
 
 
 def new_game(project: Project, name: str) -> Path:

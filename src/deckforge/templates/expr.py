@@ -330,11 +330,6 @@ def filters(node: Node) -> list[Filter]:
     return [part for part in walk(node) if isinstance(part, Filter)]
 
 
-def nodes(node: Node) -> int:
-    """How many parts an expression has (what bounds its work on a card)."""
-    return sum(1 for _ in walk(node))
-
-
 def describe(node: Node) -> str:
     """An expression as it was read, every operation in parentheses: ``a / 3|round`` is
     ``a / (3|round)``."""

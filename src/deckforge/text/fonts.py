@@ -75,11 +75,6 @@ FAMILIES = {
 _INSTANCE_VERSION = 5
 
 
-def cache_dir() -> Path:
-    """Where static font instances are kept between runs (:func:`deckforge.cache.folder`)."""
-    return kept.folder()
-
-
 @dataclass(frozen=True)
 class Instance:
     """What one static instance is cut from, and its PostScript name."""
