@@ -10,7 +10,7 @@ OUT ?= build
 help:
 	@echo "make print     create .venv, install, build every edition into $(OUT)/"
 	@echo "make test      run the test suite"
-	@echo "make test-quick  the tests that need nothing outside PyPI (no poppler, node, Chromium)"
+	@echo "make test-quick  the quick tests that need nothing outside PyPI (no poppler, node, Chromium)"
 	@echo "make fuzz      property-based fuzzing, 10,000 examples a test"
 	@echo "make bench     time builds (medians of several runs) against a plain ReportLab floor"
 	@echo "make docs      regenerate the generated pages and the template schema, draw the pictures, build the site into site/"
@@ -40,10 +40,11 @@ test: $(STAMP) test-tools
 	$(BIN)/python -m pytest -q
 
 # For working on deckforge without Debian's engines: every test but those that read the
-# PDFs back in poppler, pdf.js or Chromium, or measure against FOGRA's data; in a
+# PDFs back in poppler, pdf.js or Chromium, or measure against FOGRA's data, and those
+# that do at length what a first run or an installation does (marked slow); in a
 # process per core, each test module's tests (and its fixtures) in one of them.
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not engines" -n auto --dist loadscope
+	$(BIN)/python -m pytest -q -m "not engines and not slow" -n auto --dist loadscope
 
 # The tests read PDFs back with poppler (pdftotext, pdftoppm, and its GObject binding for
 # Evince's search) and pdf.js (the pdfjs-dist npm package, run by node), open the

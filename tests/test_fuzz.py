@@ -12,11 +12,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckforge.cli import main
+
+pytestmark = pytest.mark.slow  # hundreds of mutated sources built
 
 DATA = Path(__file__).parent / "data" / "minimal"
 FILES = ("places", "mess", "which-way", "spots", "edition")

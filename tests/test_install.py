@@ -19,6 +19,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # builds the sdist and the wheel and installs them
+
 EN = "guess-the-mess-en"
 #: What the package reads at run time, besides its modules.
 PACKAGE_DATA = [

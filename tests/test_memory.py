@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
+
 from deckforge.drawing.ops import Document, Face, Page, Placement, Rect, Text, Use
 from deckforge.render import pdf
 from deckforge.text import fonts
@@ -41,6 +43,7 @@ def _peak(count: int, path) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow  # renders a long deck twice, tracing memory
 def test_rendering_memory_grows_by_a_few_kilobytes_a_page(tmp_path):
     _peak(20, tmp_path / "warm.pdf")  # fonts and caches loaded once
     small, large = _peak(300, tmp_path / "small.pdf"), _peak(1500, tmp_path / "large.pdf")

@@ -10,6 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 from PIL import Image
 
 from deckforge.authoring.serve import serve
@@ -31,6 +32,7 @@ def _page(pdf: Path, card: int, size: tuple[int, int]) -> Image.Image:
         document.close()
 
 
+@pytest.mark.slow  # a serve session and a printer build
 def test_a_one_card_save_draws_that_card_as_a_fresh_printer_build_does(project, tmp_path):
     places = project / "decks" / "guess-the-mess" / "places.yaml"
     text = places.read_text(encoding="utf-8")

@@ -171,6 +171,7 @@ def test_serve_shows_a_source_error_escaped_and_stops_cleanly_on_ctrl_c(project)
     assert "stopped serving" in errors
 
 
+@pytest.mark.slow  # a whole serve session in a process of its own
 def test_serve_stops_on_ctrl_c_when_started_with_interrupts_ignored(project):
     # As a shell without job control starts a command in the background: the interrupt
     # is ignored in it and in what it starts, and Python then raises no KeyboardInterrupt.

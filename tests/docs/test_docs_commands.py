@@ -13,6 +13,8 @@ import pytest
 
 from docs_support import ROOT
 
+pytestmark = pytest.mark.slow  # runs every command of the tutorial and the how-to guides
+
 #: A command block: a fence of ``sh`` (indented too, inside a numbered step).
 BLOCK = re.compile(r"^( *)```sh\n(.*?)^\1```", re.S | re.M)
 

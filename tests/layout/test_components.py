@@ -79,6 +79,7 @@ def test_the_old_pawns_and_score_track_fail_preflight(gomaneh, tmp_path):
     assert "inside the trim" in report.check("marks").detail
 
 
+@pytest.mark.slow  # preflights all 128 shipped files
 @pytest.mark.parametrize("profile", PROFILES)
 def test_pawns_and_track_pass_preflight_in_every_profile(preflighted, manifest, profile):
     for deck in ("pawns", "score-track"):

@@ -135,6 +135,7 @@ def test_rulebook_text_is_searchable(built):
         assert phrase in text
 
 
+@pytest.mark.slow  # preflights all 128 shipped files
 def test_preflight_passes_everything_that_is_shipped(preflighted):
     from deckforge.preflight import format_table
 

@@ -24,6 +24,8 @@ from deckforge.profiles import all_profiles
 from deckforge.render import press
 from deckforge.text import fonts
 
+pytestmark = pytest.mark.slow  # first builds from empty caches, each cache damaged and made again
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

@@ -33,6 +33,7 @@ def _digests(out: Path) -> dict[str, str]:
     return {entry["path"]: entry["sha256"] for entry in outputs}
 
 
+@pytest.mark.slow  # a whole build in spawned workers
 def test_a_spawned_build_without_fcntl_makes_the_same_files(built, tmp_path):
     script = tmp_path / "spawned_build.py"
     script.write_text(_SPAWNED_BUILD, encoding="utf-8")
@@ -59,6 +60,7 @@ def _requirements() -> list[str]:
     [("x86_64-pc-windows-msvc", None), ("aarch64-apple-darwin", "14.0")],
     ids=["win_amd64", "macosx_14_0_arm64"],
 )
+@pytest.mark.slow  # asks the package index for every wheel
 def test_every_dependency_has_a_wheel_for_windows_and_macos(tmp_path, platform, target, python):
     # Resolved against the package index with uv (installed beside deckforge by make),
     # wheels only, for the other system and Python: nothing is installed.

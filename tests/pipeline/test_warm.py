@@ -11,8 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from deckforge import cache as kept
 from deckforge.render.pdf import icon_cache
+
+pytestmark = pytest.mark.slow  # first builds from empty caches
 
 GAMES = Path(icon_cache.__file__).parents[2] / "sources" / "games"
 EXAMPLE, GOMANEH = GAMES / "example", GAMES / "gomaneh"

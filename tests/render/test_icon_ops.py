@@ -83,6 +83,7 @@ def test_the_shipped_games_show_hundreds_of_icons(direct):
     assert len(direct) >= len(SHIPPED) - 4
 
 
+@pytest.mark.slow  # draws every shipped icon both ways
 @pytest.mark.parametrize("cmyk", [False, True], ids=["rgb", "cmyk"])
 def test_every_shipped_icon_looks_as_svglib_draws_it(tmp_path, cmyk, direct):
     converter = colour.converter(OutputIntent(), 300) if cmyk else None

@@ -112,6 +112,7 @@ def test_x4_rgb_is_srgb_by_its_default_colour_space(built, manifest):
                 )
 
 
+@pytest.mark.slow  # preflights all 128 shipped files
 @pytest.mark.parametrize("profile", sorted(PDFX))
 def test_deckforge_preflight_passes_every_pdfx_file(preflighted, manifest, profile):
     for entry in _files(manifest, profile):
@@ -121,6 +122,7 @@ def test_deckforge_preflight_passes_every_pdfx_file(preflighted, manifest, profi
             assert report.check(name).status == "ok", (entry["path"], report.check(name))
 
 
+@pytest.mark.slow  # builds for a shop's profile from an empty cache
 def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
     import shutil
 
@@ -152,6 +154,7 @@ def test_a_shops_own_press_profile_is_used_and_embedded(tmp_path):
     assert not report.failed, format_table([report])
 
 
+@pytest.mark.slow  # builds for a shop's profile
 def test_a_build_for_a_shops_press_profile_is_never_taken_for_one_already_made(tmp_path):
     # The files in the build folder were made for one press profile and condition: a
     # build for another makes them again, and so does a build back to the default.

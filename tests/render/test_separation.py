@@ -53,6 +53,7 @@ def test_the_design_colours_are_found():
     assert {"#D55E00", "#5B8E23", "#4B3F9E", "#7209B7"} <= set(names)
 
 
+@pytest.mark.slow  # searches every ink mixture for each colour's best
 @pytest.mark.parametrize("name", ["design", "grid", "grey"])
 def test_colours_print_as_near_as_the_inks_reach(measured, name):
     inks, printed, best = measured[name]
@@ -62,6 +63,7 @@ def test_colours_print_as_near_as_the_inks_reach(measured, name):
     assert (inks.sum(axis=1) <= LIMIT / 100 + 1e-6).all()
 
 
+@pytest.mark.slow  # searches every ink mixture for each colour's best
 def test_the_hard_colours_print_within_half_a_unit_of_their_best(measured):
     inks, printed, best = measured["hard"]
     over = dict(zip(HARD, np.round(printed - best, 2), strict=True))

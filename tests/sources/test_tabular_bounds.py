@@ -64,6 +64,7 @@ def test_a_part_packed_a_hundred_times_smaller_than_it_unpacks_is_refused(tmp_pa
     ]
 
 
+@pytest.mark.slow  # unpacks a workbook up to its bound
 def test_parts_that_together_unpack_past_the_bound_are_refused(tmp_path):
     parts = {f"xl/media/image{n}.bin": books.varied(b"", 60 << 20, b"") for n in range(3)}
     path = books.replaced(books.base(tmp_path / "book.xlsx"), parts)
@@ -82,6 +83,7 @@ def test_more_shared_strings_than_a_table_has_cells_are_refused(tmp_path, monkey
     assert _errors(path) == ["book.xlsx: it has more than 1,000 shared strings"]
 
 
+@pytest.mark.slow  # reads a workbook up to its bound
 def test_twenty_million_shared_strings_are_refused_in_seconds(tmp_path):
     path = books.many_shared_strings(tmp_path / "book.xlsx", 20_000_000)
     started = time.monotonic()

@@ -104,6 +104,7 @@ def _drawn_by_nothing(font: TTFont) -> set[str]:
 # Bold is away from the default location: there the variations move outlines and
 # advances (and GPOS and GSUB variations had to be merged too, which took nearly all of
 # the time). Instancing Noto Sans whole takes a quarter of a minute a weight.
+@pytest.mark.slow  # instances whole fonts as a reference
 @pytest.mark.parametrize("family", list(fonts.FAMILIES))
 def test_bold_instances_have_the_glyphs_of_a_reference_instancing(cut, family):
     reference = _reference((family, fonts.BOLD))
@@ -167,6 +168,7 @@ def _instanced(instance: fonts.Instance) -> bytes:
 @pytest.mark.parametrize(
     "key", [("latin", fonts.REGULAR), ("latin", fonts.ITALIC), ("arabic", fonts.REGULAR)]
 )
+@pytest.mark.slow  # instances the fonts again
 def test_default_instances_are_the_instancers_bytes(key):
     instance = fonts.instance_of(*key)
     assert TTFont(instance.source)["fvar"].axes[0].defaultValue == instance.weight
@@ -192,6 +194,7 @@ def test_persian_needs_no_glyph_substitution(cut):
     assert sorted(f"U+{ord(ch):04X}" for ch in shaped if ord(ch) not in cmap) == []
 
 
+@pytest.mark.slow  # instances the fonts again
 def test_instances_are_the_same_bytes_every_time():
     instance = fonts.instance_of("arabic", fonts.BOLD)
     assert fonts.cut(instance) == fonts.cut(instance)
@@ -276,6 +279,7 @@ def test_fonts_missing_from_the_cache_are_cut_in_parallel(cache):
     assert fonts.face.cache_info().currsize == len(FACES)
 
 
+@pytest.mark.slow  # a first build's fonts cut again
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_build_with_a_damaged_font_cache_warns_and_succeeds(cache, tmp_path, jobs):
     latin = fonts.cached_path(fonts.instance_of("latin", fonts.BOLD))
