@@ -122,3 +122,25 @@ def test_the_out_of_date_note_is_of_the_editions_drawn(tmp_path, capsys):
     assert "sources have changed" not in capsys.readouterr().out
     assert main([*decks, *show]) == 0
     assert "note: the sources have changed since this build" in capsys.readouterr().out
+
+
+def test_exports_are_out_of_date_only_when_their_printer_files_are(tmp_path, capsys):
+    # pnp-a3 is built only when named: its files left from before an edit do not make
+    # a PNG export of the current printer files out of date (building again would not
+    # change them, and the note would never go).
+    from deckforge.authoring.game import new_game
+    from deckforge.sources.load import Project
+
+    (tmp_path / "decks").mkdir()
+    data = new_game(Project(tmp_path / "decks"), "quiz") / "cards.csv"
+    decks, out = ["--decks", str(tmp_path / "decks")], ["--out", str(tmp_path / "build")]
+    export = [*decks, "export", "png", *out, "--edition", "quiz"]
+    assert main([*decks, "build", *out, "--quiet", "--profile", "pnp-a3"]) == 0
+    data.write_text(data.read_text(encoding="utf-8") + "q99,Why?,Because,science\n")
+    assert main([*decks, "build", *out, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(export) == 0
+    assert "sources have changed" not in capsys.readouterr().out
+    data.write_text(data.read_text(encoding="utf-8") + "q100,How?,So,science\n")
+    assert main(export) == 0
+    assert "note: the sources have changed since this build" in capsys.readouterr().out

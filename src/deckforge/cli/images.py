@@ -44,16 +44,17 @@ def _built_profiles(out: Path) -> list[str]:
     return sorted(name for name in built if (folder / f"{name}.yaml").is_file())
 
 
-def _sources_changed(args: argparse.Namespace) -> bool:
+def _sources_changed(args: argparse.Namespace, drawn: str | None = None) -> bool:
     """Whether the sources of the editions a command draws (``args.edition``; all when
-    none is named) changed since the build in ``args.out``."""
+    none is named) changed since the build in ``args.out``: since its files of the
+    profile ``drawn``, or of every profile it has."""
     from deckforge.pipeline import cache
     from deckforge.sources.load import Project, select_editions
 
     project = Project(args.decks)
     manifests = select_editions(project, getattr(args, "edition", None))
     folder = Path(deckforge.__file__).parent / "profiles"
-    built = _built_profiles(args.out)
+    built = [drawn] if drawn else _built_profiles(args.out)
     profiles = {name: cache.profile_key(folder / f"{name}.yaml") for name in built}
     if not manifests:
         return False
@@ -119,7 +120,7 @@ def export(args: argparse.Namespace) -> int:
         f"exported {done.written + done.unchanged} files ({done.written} made, "
         f"{done.unchanged} unchanged) in {time.perf_counter() - started:.1f} s"
     )
-    if _sources_changed(args):
+    if _sources_changed(args, "printer"):  # exports draw the printer files alone
         print("note: the sources have changed since this build; build and export again")
     return 0
 
@@ -157,7 +158,7 @@ def showcase(args: argparse.Namespace) -> int:
     for path in written:
         print(f"  {path}")
     print(f"made {len(written)} showcase pictures in {time.perf_counter() - started:.1f} s")
-    if _sources_changed(args):
+    if _sources_changed(args, "printer"):  # exports draw the printer files alone
         print("note: the sources have changed since this build; build and export again")
     return 0
 
