@@ -93,6 +93,18 @@ class BuildFailed(DeckforgeError):
         super().__init__("\n".join(p.format() for p in self.problems))
 
 
+class Refused(DeckforgeError):
+    """What a file cannot be written with, found while writing it, at its place in the
+    sources: reported with the build's other problems (its line shown), not alone."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem)
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return self.problem.format()
+
+
 class UsageError(DeckforgeError):
     """The command line asks for something that does not exist."""
 

@@ -418,8 +418,12 @@ def test_what_cannot_be_flattened_is_refused_at_its_place_in_pdfx_1a_only(
     code = main([*args, "--out", str(tmp_path / "x1a"), "--profile", "printer-cmyk"])
     assert code not in (0, 3)
     err = capsys.readouterr().err
-    assert f"paint/templates/fan.yaml:6:5: this element {what}, and PDF/X-1a" in err, err
+    # Reported as every problem of a build is: its place, its line and a caret under it.
+    place = "paint/templates/fan.yaml:6:5: elements[2]: "
+    assert f"{place}this element {what}, and PDF/X-1a" in err, err
     assert "print it from the printer profile (PDF/X-4)" in err
+    assert f"    6 |   - {element}\n      |     ^\n" in err, err
+    assert "build failed: 1 problem; nothing was written" in err
     assert not (tmp_path / "x1a" / "paint" / "printer-cmyk" / "fan.pdf").exists()
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from deckforge.drawing.ops import Card
-from deckforge.errors import Problem, errors_only
+from deckforge.errors import Problem, Refused, errors_only
 from deckforge.fsutil import Staging
 from deckforge.layout.cards import lay_out_deck, stream_deck
 from deckforge.layout.listing import card_sources
@@ -123,7 +123,10 @@ def make(shop: Workshop, task: Task, temp: Path) -> Made:
         return Made(task.relpath, None, hash, False, tuple(problems))
     if errors_only(problems, shop.strict):
         return Made(task.relpath, output.entry, hash, False, tuple(problems))
-    pdf.render(output.document, temp)
+    try:
+        pdf.render(output.document, temp)
+    except Refused as exc:
+        return Made(task.relpath, output.entry, hash, False, (*problems, exc.problem))
     return _written(task.relpath, output.entry, hash, problems, temp)
 
 
@@ -142,9 +145,12 @@ def _streamed(shop: Workshop, task: Task, edition: Edition, part, hash: str, tem
     if output is None:
         return Made(task.relpath, None, hash, False, tuple(laying.problems + found))
     drawn = output.entry.pages > 0  # none when no card could be laid out
-    if drawn:
-        pdf.render(output.document, temp)
     problems = laying.problems + found
+    if drawn:
+        try:
+            pdf.render(output.document, temp)
+        except Refused as exc:
+            problems.append(exc.problem)
     if errors_only(problems, shop.strict) or not drawn:
         temp.unlink(missing_ok=True)
         return Made(task.relpath, output.drawn(), hash, False, tuple(problems))

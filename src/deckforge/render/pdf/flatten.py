@@ -36,7 +36,7 @@ from deckforge.drawing.ops import (
     mix,
     mul,
 )
-from deckforge.errors import DeckforgeError
+from deckforge.errors import DeckforgeError, Problem, Refused, SourceRef
 from deckforge.render.pdf import effects
 from deckforge.render.pdf.effects import SHAPES, corners
 
@@ -46,14 +46,15 @@ Box = tuple[float, float, float, float]
 
 def refuse(op: Layer | Shadow, what: str) -> None:
     """Stop the file: the element of ``op`` cannot be written without transparency."""
-    where = getattr(op.where, "where", None)
     message = (
         f"this element {what}, and PDF/X-1a (printer-cmyk) has no transparency: only "
         "flat colours over flat-filled shapes can be mixed into flat colours. Make it "
         "opaque (or its shadow hard), or print it from the printer profile (PDF/X-4), "
         "which keeps transparency"
     )
-    raise DeckforgeError(f"{where}: {message}" if where else message)
+    if isinstance(op.where, SourceRef):
+        raise Refused(Problem(op.where, message))
+    raise DeckforgeError(message)
 
 
 def has_effects(painter, face: Face) -> bool:
