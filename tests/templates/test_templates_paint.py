@@ -412,6 +412,10 @@ def test_what_cannot_be_flattened_is_refused_at_its_place_in_pdfx_1a_only(
         f"  - {element}\n"
     )
     decks = _project(tmp_path, template)
+    place = "paint/templates/fan.yaml:6:5: elements[2]: "
+    # validate finds it before a build does (the default profiles include printer-cmyk).
+    assert main(["--decks", str(decks), "validate", "paint"]) == 1
+    assert f"{place}this element {what}, and PDF/X-1a" in capsys.readouterr().err
     args = ["--decks", str(decks), "build", "--quiet", "--edition", "paint"]
     assert main([*args, "--out", str(tmp_path / "x4"), "--profile", "printer"]) == 0
     capsys.readouterr()
@@ -419,7 +423,6 @@ def test_what_cannot_be_flattened_is_refused_at_its_place_in_pdfx_1a_only(
     assert code not in (0, 3)
     err = capsys.readouterr().err
     # Reported as every problem of a build is: its place, its line and a caret under it.
-    place = "paint/templates/fan.yaml:6:5: elements[2]: "
     assert f"{place}this element {what}, and PDF/X-1a" in err, err
     assert "print it from the printer profile (PDF/X-4)" in err
     assert f"    6 |   - {element}\n      |     ^\n" in err, err

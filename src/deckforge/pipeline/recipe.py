@@ -91,8 +91,27 @@ def check(
     """Everything short of writing, for editions and profiles named (all by default):
     what would be written, and every problem."""
     editions, problems = gather(project, select_editions(project, edition_names))
-    laid_out, outputs, found = lay_out_all(editions, select_profiles(profile_names))
+    profiles = select_profiles(profile_names)
+    laid_out, outputs, found = lay_out_all(editions, profiles)
+    if any(profile.cmyk for profile in profiles):
+        found += _unflattened(laid_out)
     return laid_out, outputs, _unique(problems + found)
+
+
+def _unflattened(laid_out: list[LaidOut]) -> list[Problem]:
+    """What the CMYK profiles' files (PDF/X-1a, no transparency) could not hold of the
+    cards, each side looked at once: found by a build only as it writes them."""
+    from deckforge.render.pdf.flatten import refusal
+
+    seen: set[int] = set()
+    found = []
+    for laid in laid_out:
+        for cards in laid.cards.values():
+            for side in (side for card in cards for side in (card.face, card.back)):
+                if id(side) not in seen:
+                    seen.add(id(side))
+                    found.append(refusal(side))
+    return [problem for problem in found if problem is not None]
 
 
 @dataclass(eq=False)

@@ -79,6 +79,19 @@ def _any(painter, ops) -> bool:
     return False
 
 
+def refusal(face: Face) -> Problem | None:
+    """What PDF/X-1a would refuse of a face (the first thing), found without writing it:
+    what ``deckforge validate`` says before a build finds it."""
+    checking = _Nothing()
+    if not has_effects(checking, face):
+        return None
+    try:
+        _Check(checking).walk(face.ops, _IDENTITY)
+    except Refused as exc:
+        return exc.problem
+    return None
+
+
 def draw_face(painter, face: Face) -> None:
     """A face drawn with its layers and shadows mixed into flat colours (the faces it
     uses drawn into it, so that what lies beneath each layer is known)."""
@@ -209,6 +222,21 @@ class _Flattener:
             else:
                 refuse(layer, f"is translucent and holds {_what(op)}")
         return out
+
+
+class _Nothing:
+    """What the flattener asks of a painter while nothing is written."""
+
+    def __init__(self):
+        self.silhouettes: dict = {}
+        self.effect_faces: dict = {}
+
+
+class _Check(_Flattener):
+    """A flattener that only finds what it would refuse."""
+
+    def draw(self, op, matrix, clips: tuple = ()) -> None:
+        pass
 
 
 def _ring(op):
