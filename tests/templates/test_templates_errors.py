@@ -24,8 +24,16 @@ UNITS = "(they take mm, cm, in, pt, %, %w, %h)"
             "sizes: {corner: 2 * 3em + 1mm}\n",
             f"3:17: sizes.corner: '3em': 'em' is not a unit lengths take {UNITS}",
         ),
+        (
+            "sizes: {corner: 12 px}\n",
+            f"3:17: sizes.corner: '12 px': 'px' is not a unit lengths take {UNITS}",
+        ),
+        (
+            "sizes: {corner: 2 + 12 mm}\n",
+            "3:17: sizes.corner: '12 mm': a unit follows its number without a space",
+        ),
     ],
-    ids=["px", "em-in-a-sum"],
+    ids=["px", "em-in-a-sum", "px-apart", "mm-apart"],
 )
 def test_a_unit_lengths_do_not_take_lists_the_units_they_take(tmp_path, body, expected):
     body += "elements:\n  - {name: t, type: text, text: '{id}', x: 1mm}\n"

@@ -129,7 +129,18 @@ class _Parser:
     def parse(self) -> _Value:
         value = self.sum()
         if self.at != len(self.tokens):
-            raise LengthError(f"unexpected {self.tokens[self.at][1]!r}")
+            kind, found, _ = self.tokens[self.at]
+            before = self.tokens[self.at - 1]
+            if kind == "name" and before[0] == "number" and not before[2]:
+                # "12 px", "12 mm": a unit written apart from its number.
+                written = f"'{before[1]} {found}'"
+                if found in UNITS:
+                    raise LengthError(f"{written}: a unit follows its number without a space")
+                raise LengthError(
+                    f"{written}: {found!r} is not a unit lengths take "
+                    f"(they take {', '.join(UNITS)})"
+                )
+            raise LengthError(f"unexpected {found!r}")
         return value
 
     def sum(self) -> _Value:
