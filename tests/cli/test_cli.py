@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from conftest import DECKS
 from deckforge.cli import main
 
@@ -209,3 +211,19 @@ def test_a_source_date_epoch_deckforge_cannot_write_is_a_usage_error(capsys, tmp
         assert why in message
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "253402300799")  # the last second of 9999
     assert main(["--decks", str(DECKS), "validate"]) == 0
+
+
+@pytest.mark.parametrize("column", [1, 150, 500, 998])
+def test_a_long_source_line_is_shown_around_the_spot_with_the_caret_under_it(tmp_path, column):
+    from deckforge.cli.show import show
+    from deckforge.errors import Problem, SourceRef
+
+    line = "".join(chr(ord("a") + n % 26) for n in range(1000))
+    (tmp_path / "long.yaml").write_text(f"first: 1\n{line}\n", encoding="utf-8")
+    problem = Problem(SourceRef("long.yaml", 2, column), "wrong")
+    _, shown, caret = show(problem, tmp_path).split("\n")
+    part = shown.removeprefix("    2 | ")
+    assert len(part.strip("…")) == 120
+    assert part.startswith("…") == (column > 61) and part.endswith("…") == (column < 940)
+    # The caret stands under the very character the problem is at.
+    assert part[caret.index("^") - len("    2 | ")] == line[column - 1]

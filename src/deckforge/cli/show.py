@@ -28,11 +28,21 @@ def show(problem: Problem, root: Path) -> str:
     if line is None:
         return text
     line = line.rstrip("\n").replace("\t", " ")
-    if len(line) > 160 or "\x00" in line:
+    if "\x00" in line:
         return text
+    at = max(ref.column - 1, 0)
+    if len(line) > _WIDTH:  # a long line: the part around the spot, cut off with …
+        start = max(0, min(at - _WIDTH // 2, len(line) - _WIDTH))
+        shown = line[start : start + _WIDTH]
+        line = ("…" if start else "") + shown + ("…" if start + _WIDTH < len(line) else "")
+        at += (1 if start else 0) - start
     gutter = f"{ref.line:>5} | "
-    caret = " " * (len(gutter) - 2) + "| " + " " * max(ref.column - 1, 0) + "^"
+    caret = " " * (len(gutter) - 2) + "| " + " " * at + "^"
     return f"{text}\n{gutter}{line}\n{caret}"
+
+
+#: The most of a source line shown under a problem.
+_WIDTH = 120
 
 
 def report(problems: Iterable[Problem], root: Path) -> None:
