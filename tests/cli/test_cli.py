@@ -227,3 +227,15 @@ def test_a_long_source_line_is_shown_around_the_spot_with_the_caret_under_it(tmp
     assert part.startswith("…") == (column > 61) and part.endswith("…") == (column < 940)
     # The caret stands under the very character the problem is at.
     assert part[caret.index("^") - len("    2 | ")] == line[column - 1]
+
+
+def test_validate_of_a_deck_file_checks_the_edition_it_belongs_to(tmp_path, capsys):
+    from deckforge.authoring.game import new_game
+    from deckforge.sources.load import Project
+
+    (tmp_path / "decks").mkdir()
+    folder = new_game(Project(tmp_path / "decks"), "quiz")
+    decks = ["--decks", str(tmp_path / "decks")]
+    for named in ("trivia.yaml", "cards.csv", "edition.yaml"):
+        assert main([*decks, "validate", str(folder / named)]) == 0, named
+        assert capsys.readouterr().out.startswith("ok: 1 edition(s)"), named

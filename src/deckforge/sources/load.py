@@ -242,7 +242,8 @@ class Project:
 
 
 def select_editions(project: Project, names: list[str] | None) -> list[Path]:
-    """Edition manifests to build: all, or those named by id or folder name."""
+    """Edition manifests to build: all, or those named by id, folder or file (a deck's
+    file beside an edition manifest names that edition)."""
     manifests = find_editions(project.decks)
     if not names:
         return manifests
@@ -250,7 +251,8 @@ def select_editions(project: Project, names: list[str] | None) -> list[Path]:
     for name in names:
         path = Path(name)
         if path.is_file():
-            chosen.append(path)
+            beside = path.parent / EDITION_FILE
+            chosen.append(beside if path.name != EDITION_FILE and beside.is_file() else path)
             continue
         if path.is_dir() and (path / EDITION_FILE).is_file():
             chosen.append(path / EDITION_FILE)
