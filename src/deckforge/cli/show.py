@@ -31,7 +31,7 @@ def show(problem: Problem, root: Path) -> str:
     if "\x00" in line:
         return text
     at = max(ref.column - 1, 0)
-    if len(line) > _WIDTH:  # a long line: the part around the spot, cut off with …
+    if len(line) > _LONGEST:  # the part of a long line around the spot, cut off with …
         start = max(0, min(at - _WIDTH // 2, len(line) - _WIDTH))
         shown = line[start : start + _WIDTH]
         line = ("…" if start else "") + shown + ("…" if start + _WIDTH < len(line) else "")
@@ -41,8 +41,8 @@ def show(problem: Problem, root: Path) -> str:
     return f"{text}\n{gutter}{line}\n{caret}"
 
 
-#: The most of a source line shown under a problem.
-_WIDTH = 120
+#: The longest source line shown whole under a problem, and how much of a longer one.
+_LONGEST, _WIDTH = 160, 120
 
 
 def report(problems: Iterable[Problem], root: Path) -> None:
