@@ -169,3 +169,21 @@ def test_a_row_with_fewer_cells_than_the_header_is_an_error_at_its_row(validate)
         "decks/cards/cards.csv:3:1: the row has 2 cells and the header 3; write empty cells "
         "too, as nothing between two separators"
     ]
+
+
+def test_a_gradient_stops_bad_colour_is_reported_where_that_colour_is_written(tmp_path):
+    body = (
+        "elements:\n"
+        "  - name: g\n"
+        "    type: rect\n"
+        "    gradient:\n"
+        "      angle: 90\n"
+        "      from: [0, 10 px]\n"
+        "      stops:\n"
+        "        - {offset: 0, colour: ink}\n"
+        "        - {offset: 1, colour: nocolour}\n"
+    )
+    found = sorted(problems_of(tmp_path, body), key=lambda p: int(p.split(":")[1]))
+    assert [p.partition(": ")[0] for p in found] == [f"{WHERE}:8:17", f"{WHERE}:11:31"], found
+    assert found[0].startswith(f"{WHERE}:8:17: elements[0].gradient.from[1]: '10 px'"), found
+    assert found[1].startswith(f"{WHERE}:11:31: elements[0].gradient.stops[1].colour: "), found

@@ -136,11 +136,11 @@ class Effects:
         return ops
 
 
-def _inner(spec: Spec, key: str, data: dict) -> Spec:
-    """The value of a key holding keys of its own, as a spec whose every key was written
-    where the key's value was."""
-    origin = spec.folder(key)
-    return Spec(data, dict.fromkeys(data, origin), origin)
+def _inner(spec: Spec, path: str, data: dict) -> Spec:
+    """The mapping at ``path`` (``gradient``, ``gradient.stops.1``) as a spec of its own,
+    each key where it was written (or, when that is not known, where the key was)."""
+    origin = spec.origins.get(path) or spec.folder(path.partition(".")[0])
+    return Spec(data, {key: spec.origins.get(f"{path}.{key}", origin) for key in data}, origin)
 
 
 def compile_effects(spec: Spec, compiler: Compiler, place: Place) -> Effects | None:
@@ -194,9 +194,9 @@ def compile_gradient(spec: Spec, compiler: Compiler, place: Place) -> GradientSp
         if key not in found:
             x, y = default
         else:
-            pair = found[key]
-            x = compiler.length(_inner(spec, "gradient", {key: pair[0]}), key, "w", box)
-            y = compiler.length(_inner(spec, "gradient", {key: pair[1]}), key, "h", box)
+            pair = _inner(spec, f"gradient.{key}", {"0": found[key][0], "1": found[key][1]})
+            x = compiler.length(pair, "0", "w", box)
+            y = compiler.length(pair, "1", "h", box)
         if place.mirrored:
             x = place.w - x
         return place.x + x, place.y + place.h - y
@@ -204,7 +204,7 @@ def compile_gradient(spec: Spec, compiler: Compiler, place: Place) -> GradientSp
     stops: list[tuple[float, Colour]] = []
     last = 0.0
     for index, stop in enumerate(found.get("stops", ())):
-        colour = compiler.colour(_inner(spec, "gradient", stop), "colour")
+        colour = compiler.colour(_inner(spec, f"gradient.stops.{index}", stop), "colour")
         offset = float(stop.get("offset", 0))
         if offset < last:
             message = f"gradient stop {index + 1}'s offset {offset:g} is before the one before it"

@@ -17,9 +17,11 @@ A chain of ``extends`` is at most :data:`MAX_EXTENDS` templates deep.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from deckforge.errors import Problem, SourceRef, display_path
 from deckforge.fsutil import inside
@@ -263,10 +265,33 @@ def _spec(source: Source, path: tuple, data: dict, layer: Layer) -> Spec:
     origins = {
         key: Origin(source.ref((*path, key)), source.path.parent, layer.root) for key in data
     }
+    for key, value in data.items():
+        if key != "elements":  # a group's elements are specs of their own
+            for inner, ref in _within(source, (*path, key), value):
+                origins[f"{key}.{inner}"] = Origin(ref, source.path.parent, layer.root)
     origin = Origin(source.ref(path), source.path.parent, layer.root)
     values = {k: v for k, v in data.items() if k != "elements"}
     keys = {key: source.ref((*path, key), key=True) for key in data}
     return Spec(values, origins, origin, key_refs=keys)
+
+
+def _within(
+    source: Source, path: tuple, value: Any, depth: int = 3
+) -> Iterator[tuple[str, SourceRef]]:
+    """Where each value inside a mapping or list was written (a gradient's stops), by
+    its path below ``path`` written with dots: ``stops.1.colour``."""
+    if depth == 0:
+        return
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    else:
+        return
+    for key, inner in items:
+        yield str(key), source.ref((*path, key))
+        for below, ref in _within(source, (*path, key), inner, depth - 1):
+            yield f"{key}.{below}", ref
 
 
 def _merge(base: Spec, change: Spec) -> None:
