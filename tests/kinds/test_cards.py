@@ -441,3 +441,18 @@ def test_new_game_builds_in_every_profile_and_exports_from_the_command_line(tmp_
     assert len(list((out / "pub-quiz" / "png" / "roles").glob("*-face.png"))) == 4
     for deck, count in (("journeys", 9), ("tokens", 30), ("tiles", 19)):
         assert len(list((out / "pub-quiz" / "png" / deck).glob("*-face.png"))) == count
+
+
+def test_a_bad_count_is_the_one_problem_not_also_a_deck_of_no_cards(tmp_path, capsys):
+    # The edition says the tiles deck has 19 cards; a row whose count cannot be read
+    # leaves the deck's size unknown, which is no second problem.
+    (tmp_path / "decks").mkdir()
+    folder = new_game(Project(tmp_path / "decks"), "quiz")
+    tiles = folder / "tiles.csv"
+    rows = tiles.read_text(encoding="utf-8").splitlines()
+    rows[1] = ",".join([*rows[1].split(",")[:-1], "many"])
+    tiles.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["--decks", str(tmp_path / "decks"), "validate"]) == 1
+    err = capsys.readouterr().err
+    assert "decks/quiz/tiles.csv:2:" in err and "count 'many' is not a whole number" in err
+    assert "the edition says" not in err and "1 problem found" in err, err

@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 
-from deckforge.errors import Problem, close_matches
+from deckforge.errors import ERROR, Problem, close_matches
 from deckforge.fsutil import digest
 from deckforge.kinds import Checked, Kind, Reader, component_kinds, deck_kinds, kind_named
 from deckforge.model import Deck, Edition, Palette
@@ -66,9 +66,12 @@ def validate_edition(loaded: LoadedEdition) -> list[Problem]:
         if source is None:
             continue
         kind = deck_kinds()[source.data["kind"]]
-        problems.extend(kind.rules(source, checked))
+        found = list(kind.rules(source, checked))
+        problems.extend(found)
+        if "count" not in entry or any(p.severity == ERROR for p in found):
+            continue  # a deck whose rows cannot all be read has no count to compare yet
         count = kind.count(source, checked)
-        if "count" in entry and count != entry["count"]:
+        if count != entry["count"]:
             problems.append(
                 Problem(
                     manifest.ref(("decks", index, "count")),
