@@ -145,12 +145,13 @@ def _streamed(shop: Workshop, task: Task, edition: Edition, part, hash: str, tem
     if output is None:
         return Made(task.relpath, None, hash, False, tuple(laying.problems + found))
     drawn = output.entry.pages > 0  # none when no card could be laid out
-    problems = laying.problems + found
+    refused: list[Problem] = []
     if drawn:
         try:
             pdf.render(output.document, temp)
         except Refused as exc:
-            problems.append(exc.problem)
+            refused.append(exc.problem)
+    problems = laying.problems + found + refused  # the cards' problems found as drawn
     if errors_only(problems, shop.strict) or not drawn:
         temp.unlink(missing_ok=True)
         return Made(task.relpath, output.drawn(), hash, False, tuple(problems))
