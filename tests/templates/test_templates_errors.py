@@ -187,3 +187,20 @@ def test_a_gradient_stops_bad_colour_is_reported_where_that_colour_is_written(tm
     assert [p.partition(": ")[0] for p in found] == [f"{WHERE}:8:17", f"{WHERE}:11:31"], found
     assert found[0].startswith(f"{WHERE}:8:17: elements[0].gradient.from[1]: '10 px'"), found
     assert found[1].startswith(f"{WHERE}:11:31: elements[0].gradient.stops[1].colour: "), found
+
+
+def test_a_gradient_given_again_by_a_template_that_extends_is_reported_in_that_template(tmp_path):
+    # The parent's gradient has three stops; the child's two replace them, and a bad
+    # colour among them is at its own line, not where the parent's stops were.
+    parent = (
+        "kind: template\nsize: poker\nelements:\n"
+        "  - name: g\n    type: rect\n    gradient:\n      stops:\n"
+        "        - {offset: 0, colour: ink}\n        - {offset: 0.5, colour: ink}\n"
+        "        - {offset: 1, colour: paper}\n"
+    )
+    body = (
+        "elements:\n  - name: g\n    gradient:\n      stops:\n"
+        "        - {offset: 0, colour: ink}\n        - {offset: 1, colour: nocolour}\n"
+    )
+    found = problems_of(tmp_path, body, head="kind: template\nextends: other\n", other=parent)
+    assert [p.partition(": elements")[0] for p in found] == [f"{WHERE}:8:31"], found
