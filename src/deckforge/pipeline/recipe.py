@@ -103,14 +103,14 @@ def _unflattened(laid_out: list[LaidOut]) -> list[Problem]:
     cards, each side looked at once: found by a build only as it writes them."""
     from deckforge.render.pdf.flatten import refusal
 
-    seen: set[int] = set()
-    found = []
-    for laid in laid_out:
-        for cards in laid.cards.values():
-            for side in (side for card in cards for side in (card.face, card.back)):
-                if id(side) not in seen:
-                    seen.add(id(side))
-                    found.append(refusal(side))
+    sides = {
+        id(side): side
+        for laid in laid_out
+        for cards in laid.cards.values()
+        for card in cards
+        for side in (card.face, card.back)
+    }
+    found = (refusal(side) for side in sides.values())
     return [problem for problem in found if problem is not None]
 
 
